@@ -1,0 +1,28 @@
+#ifndef NEWSGEN_CLIBXML2_SHIM_H
+#define NEWSGEN_CLIBXML2_SHIM_H
+
+#include <libxml/parser.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xmlIO.h>
+#include <libxml/relaxng.h>
+
+/// `xmlFree` is a global function pointer, which Swift 6 treats as shared mutable state.
+/// Calling it through this inline function keeps the Swift side concurrency-safe.
+static inline void newsgen_xmlFree(void *pointer) {
+    xmlFree(pointer);
+}
+
+/// An external entity loader that loads nothing: feeds are untrusted, and no DTD,
+/// external entity or XInclude may ever reach the file system or the network.
+static inline xmlParserInputPtr newsgen_refuseExternalEntity(const char *url, const char *id, xmlParserCtxtPtr context) {
+    (void)url; (void)id; (void)context;
+    return NULL;
+}
+
+static inline void newsgen_installEntityLoaderGuard(void) {
+    xmlSetExternalEntityLoader(newsgen_refuseExternalEntity);
+}
+
+#endif

@@ -1,0 +1,155 @@
+import Foundation
+import Logging
+
+/// Why a build published nothing. Each reads as one line naming the file, key or source.
+public enum BuildError: Error, Sendable, CustomStringConvertible {
+    case config(ConfigError)
+    case templates(TemplateError)
+    case validation(ValidationReport)
+    case publish(PublishError)
+    case locked(String)
+
+    public var description: String {
+        switch self {
+        case .config(let error): error.description
+        case .templates(let error): error.description
+        case .validation(let report):
+            (report.problems.prefix(20).map(\.description)
+                + ["validation failed: \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s") in \(Set(report.problems.map(\.path)).count) of \(report.filesChecked) files; nothing was published"])
+                .joined(separator: "\n")
+        case .publish(let error): error.description
+        case .locked(let message): message
+        }
+    }
+}
+
+/// What a build did.
+public struct BuildReport: Sendable {
+    public var sources: [SourceReport]
+    public var output: URL
+    public var filesWritten: Int
+    public var filesUnchanged: Int
+    /// Each stage with its duration in seconds, in order.
+    public var timings: [(stage: String, seconds: Double)]
+
+    /// The exit status of the contract: 0 when every source is fresh, 3 when one was served
+    /// from the cache after failing or could not be shown.
+    public var exitStatus: Int32 { sources.allSatisfy(\.isFresh) ? 0 : 3 }
+}
+
+/// The pipeline of DESIGN.md: fetch, store, merge saved lists, render, validate, publish.
+/// (Loading the configuration, stage 1, happens before: `SiteConfig.load`.)
+public struct Build: Sendable {
+    public struct Options: Sendable {
+        /// Make no request; build from the cache (and local files) alone.
+        public var offline = false
+        /// Ignore refresh intervals.
+        public var refresh = false
+
+        public init(offline: Bool = false, refresh: Bool = false) {
+            self.offline = offline
+            self.refresh = refresh
+        }
+    }
+
+    public var config: SiteConfig
+    public var options: Options
+    public var providers: [any SourceProvider]
+    public var store: any ArticleStore
+    public var now: @Sendable () -> Date
+    public var logger: Logger
+
+    public init(
+        config: SiteConfig, options: Options = Options(), providers: [any SourceProvider], store: any ArticleStore,
+        now: @escaping @Sendable () -> Date = Date.init, logger: Logger
+    ) {
+        self.config = config
+        self.options = options
+        self.providers = providers
+        self.store = store
+        self.now = now
+        self.logger = logger
+    }
+
+    public func run() async throws(BuildError) -> BuildReport {
+        do {
+            return try await stages()
+        } catch let error as BuildError {
+            throw error
+        } catch let error as TemplateError {
+            throw .templates(error)
+        } catch let error as PublishError {
+            throw .publish(error)
+        } catch let error as ConfigError {
+            throw .config(error)
+        } catch {
+            throw .publish(PublishError(String(describing: error)))
+        }
+    }
+
+    private func stages() async throws -> BuildReport {
+        let started = now()
+        var clock = StageClock(logger: logger, total: 7)
+        let publisher = Publisher(output: config.output)
+
+        let templates = try await clock.run("load templates") { try await TemplateSet(folder: config.templates) }
+        let sources = await clock.run("fetch") {
+            await FetchStage(config: config, providers: providers, store: store, now: started,
+                             offline: options.offline, refresh: options.refresh, logger: logger).run()
+        } detail: { sources in
+            let notFetched = sources.filter { if case .fetched = $0.status { false } else { true } }.count
+            return "\(sources.count) sources (\(notFetched) from cache or unavailable), \(sources.reduce(0) { $0 + $1.articles.count }) articles"
+        }
+        let saved = try await clock.run("merge saved lists") {
+            try await SavedStage(config: config, store: store, logger: logger).run(sources: sources)
+        } detail: { "\($0.favorites.count) favorites, \($0.readLater.count) read later" }
+        let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater, generated: started)
+        let files = try await clock.run("render") {
+            try SiteRenderer(templates: templates, content: content).render()
+        } detail: { "\($0.count) files" }
+
+        let staging = try publisher.makeStaging()
+        do {
+            let summary = try await clock.run("write") {
+                try await publisher.write(files, to: staging)
+            } detail: { "\($0.written) written, \($0.unchanged) unchanged" }
+            let validation = await clock.run("validate") {
+                await SiteValidator.validate(directory: staging)
+            } detail: { "\($0.filesChecked) files, \($0.problems.count) problems" }
+            guard validation.isValid else { throw BuildError.validation(validation) }
+            try await clock.run("publish") { try publisher.swap(in: staging) }
+            return BuildReport(sources: sources, output: config.output, filesWritten: summary.written,
+                               filesUnchanged: summary.unchanged, timings: clock.timings)
+        } catch {
+            publisher.discard(staging)
+            throw error
+        }
+    }
+}
+
+/// Times the stages and logs each as `[i/n] name detail 0.12 s` (shown with --verbose).
+struct StageClock {
+    let logger: Logger
+    let total: Int
+    private(set) var timings: [(stage: String, seconds: Double)] = []
+
+    init(logger: Logger, total: Int) {
+        self.logger = logger
+        self.total = total
+    }
+
+    mutating func run<T>(_ name: String, _ body: () async throws -> T, detail: (T) -> String = { _ in "" }) async rethrows -> T {
+        let start = ContinuousClock.now
+        let result = try await body()
+        finish(name, start: start, detail: detail(result))
+        return result
+    }
+
+    private mutating func finish(_ name: String, start: ContinuousClock.Instant, detail: String) {
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        timings.append((name, seconds))
+        let text = detail.isEmpty ? "" : " \(detail)"
+        logger.info("[\(timings.count)/\(total)] \(name)\(text) \(String(format: "%.2f", seconds)) s")
+    }
+}

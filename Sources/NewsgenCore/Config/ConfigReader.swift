@@ -1,0 +1,100 @@
+import Foundation
+
+/// Reads one JSON object of a configuration file strictly: every key must be known,
+/// every value of the expected kind, and every error names its key path.
+struct ConfigReader {
+    let file: String
+    let path: String
+    private let object: [String: JSONValue]
+
+    /// Wraps `value`, which must be an object.
+    init(_ value: JSONValue, file: String, path: String, allowedKeys: [String]) throws(ConfigError) {
+        guard case .object(let object) = value else {
+            throw ConfigError(file: file, keyPath: path, message: "expected an object, found \(value.kindName)")
+        }
+        self.file = file
+        self.path = path
+        self.object = object
+        for key in object.keys.sorted() where !allowedKeys.contains(key) {
+            var message = "unknown key"
+            if let suggestion = Self.closest(to: key, in: allowedKeys) {
+                message += "; did you mean \(suggestion)?"
+            }
+            message += " (allowed: \(allowedKeys.joined(separator: ", ")))"
+            throw ConfigError(file: file, keyPath: child(key), message: message)
+        }
+    }
+
+    func contains(_ key: String) -> Bool { object[key] != nil && object[key] != .null }
+
+    func value(_ key: String) -> JSONValue? {
+        guard let value = object[key], value != .null else { return nil }
+        return value
+    }
+
+    func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    func error(_ key: String, _ message: String) -> ConfigError {
+        ConfigError(file: file, keyPath: key.isEmpty ? path : child(key), message: message)
+    }
+
+    func string(_ key: String) throws(ConfigError) -> String? {
+        guard let value = value(key) else { return nil }
+        guard case .string(let string) = value else {
+            throw error(key, "expected a string, found \(value.kindName)")
+        }
+        return string
+    }
+
+    func nonEmptyString(_ key: String) throws(ConfigError) -> String? {
+        guard let string = try string(key) else { return nil }
+        guard !string.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw error(key, "expected a non-empty string")
+        }
+        return string
+    }
+
+    func bool(_ key: String) throws(ConfigError) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard case .bool(let bool) = value else {
+            throw error(key, "expected true or false, found \(value.kindName)")
+        }
+        return bool
+    }
+
+    func integer(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
+        guard let value = value(key) else { return nil }
+        guard case .number(let number) = value, number.rounded() == number,
+              let integer = Int(exactly: number), range.contains(integer) else {
+            throw error(key, "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(Self.describe(value))")
+        }
+        return integer
+    }
+
+    private static func describe(_ value: JSONValue) -> String {
+        if case .number(let number) = value { return String(number) }
+        return value.kindName
+    }
+
+    /// The allowed key within edit distance 2 of `key`, if exactly one is closest.
+    static func closest(to key: String, in allowed: [String]) -> String? {
+        let scored = allowed.map { ($0, editDistance(key.lowercased(), $0.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
+        return best.0
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        for i in 1...a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...b.count {
+                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Reads RSS, Atom and JSON Feed sources, from http(s) (conditional GET) or from local files.
+public struct FeedProvider: SourceProvider {
+    let http: HTTPFetcher?
+    let articlesPerSource: Int
+    let maximumBytes: Int
+
+    /// `http` is `nil` when the build may make no request (`--offline`).
+    public init(http: HTTPFetcher?, articlesPerSource: Int, maximumBytes: Int = 10 * 1_048_576) {
+        self.http = http
+        self.articlesPerSource = articlesPerSource
+        self.maximumBytes = maximumBytes
+    }
+
+    public func handles(_ source: SourceConfig) -> Bool {
+        if case .feed = source.kind { return true }
+        return false
+    }
+
+    public func fetch(_ request: FetchRequest) async throws(SourceError) -> FetchOutcome {
+        guard case .feed(let location) = request.source.kind else {
+            throw SourceError("is not a feed source")
+        }
+        switch location {
+        case .file(let url):
+            let data = try LocalFile.read(url, limit: maximumBytes)
+            return .fetched(try parse(data, name: url.path, base: nil, source: request.source))
+        case .remote(let url):
+            guard let http else { throw SourceError("not fetched: offline") }
+            var headers: [(String, String)] = [("Accept", "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5")]
+            if let etag = request.etag { headers.append(("If-None-Match", etag)) }
+            if let lastModified = request.lastModified { headers.append(("If-Modified-Since", lastModified)) }
+            let response: HTTPResponse
+            do {
+                response = try await http.get(url, headers: headers)
+            } catch {
+                throw SourceError(error.description)
+            }
+            if response.status == 304 { return .notModified }
+            guard (200..<300).contains(response.status) else {
+                throw SourceError("HTTP \(response.status) from \(url.host ?? url.absoluteString)", status: response.status)
+            }
+            var content = try parse(response.body, name: url.absoluteString, base: url, source: request.source)
+            content.etag = response.header("ETag")
+            content.lastModified = response.header("Last-Modified")
+            return .fetched(content)
+        }
+    }
+
+    private func parse(_ data: Data, name: String, base: URL?, source: SourceConfig) throws(SourceError) -> SourceContent {
+        let feed: ParsedFeed
+        do {
+            feed = try FeedParser.parse(data, url: name)
+        } catch {
+            throw SourceError(error.description)
+        }
+        return SourceContent(
+            format: feed.format,
+            title: feed.title,
+            homepage: URLNormalizer.absoluteHTTP(feed.homepage, base: base),
+            articles: feed.articles(sourceID: source.id, base: base, limit: articlesPerSource)
+        )
+    }
+}
+
+/// Reading local source files with a size cap and errors that read well.
+enum LocalFile {
+    static func read(_ url: URL, limit: Int) throws(SourceError) -> Data {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        if let size = attributes?[.size] as? Int, size > limit {
+            throw SourceError("\(url.path) is larger than \(limit / 1_048_576) MiB")
+        }
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw SourceError("cannot read \(url.path) (\(FileProblem.describe(error)))")
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Logging
+
+/// Stages 2 and 3 of the pipeline: fetch every source concurrently, record the outcome in the
+/// store, and decide per source what may be shown (the offline rules).
+struct FetchStage: Sendable {
+    var config: SiteConfig
+    var providers: [any SourceProvider]
+    var store: any ArticleStore
+    var now: Date
+    var offline: Bool
+    var refresh: Bool
+    var logger: Logger
+    /// Sources fetched at once.
+    var concurrency = 8
+
+    func run() async -> [SourceReport] {
+        await withTaskGroup(of: (Int, SourceReport).self) { group in
+            var next = 0
+            var reports = [SourceReport?](repeating: nil, count: config.sources.count)
+            func startNext() {
+                guard next < config.sources.count else { return }
+                let index = next
+                let source = config.sources[index]
+                group.addTask { (index, await self.report(for: source)) }
+                next += 1
+            }
+            for _ in 0..<min(concurrency, config.sources.count) { startNext() }
+            for await (index, report) in group {
+                reports[index] = report
+                startNext()
+            }
+            return reports.compactMap { $0 }
+        }
+    }
+
+    private func report(for source: SourceConfig) async -> SourceReport {
+        let state = await storeCall(source) { try await store.state(of: source.id) } ?? nil
+        let maximumAge = TimeInterval(config.maxCacheAgeDays) * 86_400
+
+        func make(_ status: SourceReport.Status, articles: [Article], content: SourceContent? = nil) -> SourceReport {
+            SourceReport(
+                config: source, status: status,
+                name: source.name ?? content?.title ?? state?.title ?? source.id,
+                homepage: content?.homepage ?? state?.homepage,
+                format: content?.format ?? state?.format ?? Self.nominalFormat(source),
+                articles: articles
+            )
+        }
+
+        func cached() async -> [Article] {
+            await storeCall(source) { try await store.articles(of: source.id) } ?? []
+        }
+
+        /// The cache may stand in for a source whose last success is younger than maxCacheAgeDays.
+        func usableCache() async -> (Date, [Article])? {
+            guard let lastSuccess = state?.lastSuccess, now.timeIntervalSince(lastSuccess) < maximumAge else { return nil }
+            let articles = await cached()
+            return articles.isEmpty ? nil : (lastSuccess, articles)
+        }
+
+        if offline && !source.isLocal {
+            if let (lastSuccess, articles) = await usableCache() {
+                return make(.offline(lastSuccess: lastSuccess), articles: articles)
+            }
+            let reason = "offline, and the cache holds nothing younger than \(config.maxCacheAgeDays) days"
+            logger.warning("source \"\(source.id)\": \(reason)")
+            return make(.unavailable(since: state?.failingSince ?? state?.lastSuccess, error: reason), articles: [])
+        }
+
+        if !refresh && !source.isLocal, let lastSuccess = state?.lastSuccess,
+           now.timeIntervalSince(lastSuccess) < TimeInterval(refreshMinutes(source) * 60) {
+            let articles = await cached()
+            if !articles.isEmpty || state?.lastError == nil {
+                logger.debug("source \"\(source.id)\": fetched \(Int(now.timeIntervalSince(lastSuccess) / 60)) min ago, within its refresh interval")
+                return make(.recent(lastSuccess: lastSuccess), articles: articles)
+            }
+        }
+
+        guard let provider = providers.first(where: { $0.handles(source) }) else {
+            let reason = Self.missingProviderReason(source)
+            logger.warning("source \"\(source.id)\": \(reason)")
+            return make(.unavailable(since: nil, error: reason), articles: [])
+        }
+
+        do {
+            let outcome = try await provider.fetch(FetchRequest(source: source, etag: state?.etag, lastModified: state?.lastModified))
+            switch outcome {
+            case .fetched(let content):
+                _ = await storeCall(source) { try await store.recordSuccess(of: source.id, content: content, at: now) }
+                logger.debug("source \"\(source.id)\": \(content.articles.count) articles")
+                return make(.fetched, articles: content.articles, content: content)
+            case .notModified:
+                _ = await storeCall(source) { try await store.recordNotModified(of: source.id, at: now) }
+                return make(.notModified, articles: await cached())
+            }
+        } catch {
+            _ = await storeCall(source) { try await store.recordFailure(of: source.id, error: error, at: now) }
+            if let (lastSuccess, articles) = await usableCache() {
+                logger.warning("source \"\(source.id)\": \(error.message); showing \(articles.count) cached articles from \(DisplayDate.readable(lastSuccess))")
+                return make(.stale(lastSuccess: lastSuccess, error: error.message), articles: articles)
+            }
+            logger.warning("source \"\(source.id)\": \(error.message)")
+            return make(.unavailable(since: state?.failingSince ?? now, error: error.message), articles: [])
+        }
+    }
+
+    private func refreshMinutes(_ source: SourceConfig) -> Int {
+        if let minutes = source.refreshMinutes { return minutes }
+        if case .newsapi = source.kind { return config.newsapi.refreshMinutes }
+        return config.refreshMinutes
+    }
+
+    /// Runs a store operation; a failing cache never sinks the build, but it is reported.
+    private func storeCall<T>(_ source: SourceConfig, _ body: () async throws -> T) async -> T? {
+        do {
+            return try await body()
+        } catch {
+            logger.warning("cache: \(error) (source \"\(source.id)\")")
+            return nil
+        }
+    }
+
+    static func nominalFormat(_ source: SourceConfig) -> FeedFormat? {
+        switch source.kind {
+        case .newsapi: .newsAPI
+        case .json: .newsJSON
+        case .feed: nil
+        }
+    }
+
+    static func missingProviderReason(_ source: SourceConfig) -> String {
+        switch source.kind {
+        case .newsapi: "NewsAPI sources are not supported by this build of newsgen"
+        case .json: "JSON news API sources are not supported by this build of newsgen"
+        case .feed: "no provider reads feed sources"
+        }
+    }
+}
+
+extension SourceConfig {
+    /// Read from a local file: always allowed, even offline, and never rate-limited.
+    var isLocal: Bool {
+        switch kind {
+        case .feed(.file), .json(.file): true
+        default: false
+        }
+    }
+}

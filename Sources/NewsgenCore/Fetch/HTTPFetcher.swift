@@ -1,0 +1,107 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// newsgen's version, as sent in the User-Agent and written into generated files.
+public enum NewsgenVersion {
+    public static let string = "0.1.0"
+    public static let userAgent = "newsgen/\(string) (+https://github.com/newsgen/newsgen; static news site generator)"
+}
+
+/// An HTTP response with its body fully read.
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: Data
+
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// Why an HTTP request produced no usable response.
+public enum HTTPFetchError: Error, Sendable, CustomStringConvertible {
+    case timedOut(seconds: Int)
+    case tooLarge(limit: Int)
+    case tooManyRedirects
+    case connection(String)
+
+    public var description: String {
+        switch self {
+        case .timedOut(let seconds): "no complete answer within \(seconds) s"
+        case .tooLarge(let limit): "the response is larger than \(limit / 1_048_576) MiB"
+        case .tooManyRedirects: "too many redirects"
+        case .connection(let detail): detail
+        }
+    }
+}
+
+/// GET requests with the limits an unattended build needs: connect and total timeouts,
+/// at most five redirects, a capped body size, gzip and deflate, and newsgen's User-Agent.
+///
+/// It wraps one `HTTPClient`; tests point it at servers on 127.0.0.1.
+public struct HTTPFetcher: Sendable {
+    public var timeout: Duration
+    public var maximumBytes: Int
+    private let client: HTTPClient
+
+    /// The client this fetcher uses; the caller owns it and shuts it down.
+    public static func makeClient(maximumBytes: Int = 10 * 1_048_576) -> HTTPClient {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            timeout: .init(connect: .seconds(10), read: .seconds(30)),
+            decompression: .enabled(limit: .size(maximumBytes))
+        )
+        configuration.httpVersion = .automatic
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    public init(client: HTTPClient, timeout: Duration = .seconds(30), maximumBytes: Int = 10 * 1_048_576) {
+        self.client = client
+        self.timeout = timeout
+        self.maximumBytes = maximumBytes
+    }
+
+    /// Sends a GET and reads the whole body; any status is a response, only transport problems throw.
+    public func get(_ url: URL, headers extra: [(String, String)] = []) async throws(HTTPFetchError) -> HTTPResponse {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        request.headers.add(name: "User-Agent", value: NewsgenVersion.userAgent)
+        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        for (name, value) in extra {
+            request.headers.replaceOrAdd(name: name, value: value)
+        }
+        let seconds = Int(timeout.components.seconds)
+        do {
+            let response = try await client.execute(request, timeout: .seconds(Int64(seconds)))
+            let body = try await response.body.collect(upTo: maximumBytes)
+            return HTTPResponse(
+                status: Int(response.status.code),
+                headers: response.headers.map { ($0.name, $0.value) },
+                body: Data(body.readableBytesView)
+            )
+        } catch {
+            throw Self.classify(error, seconds: seconds, limit: maximumBytes)
+        }
+    }
+
+    private static func classify(_ error: any Error, seconds: Int, limit: Int) -> HTTPFetchError {
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return .timedOut(seconds: seconds)
+            case .redirectLimitReached, .redirectCycleDetected: return .tooManyRedirects
+            default: break
+            }
+        }
+        if error is NIOTooManyBytesError { return .tooLarge(limit: limit) }
+        if String(describing: error).localizedCaseInsensitiveContains("decompression") { return .tooLarge(limit: limit) }
+        if let error = error as? IOError {
+            return .connection(String(cString: strerror(error.errnoCode)).lowercased())
+        }
+        if let error = error as? HTTPClientError {
+            return .connection(String(describing: error))
+        }
+        return .connection(String(describing: error))
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// What a provider is asked for: the source, and the validators of the last successful fetch
+/// for a conditional GET.
+public struct FetchRequest: Sendable {
+    public var source: SourceConfig
+    public var etag: String?
+    public var lastModified: String?
+
+    public init(source: SourceConfig, etag: String? = nil, lastModified: String? = nil) {
+        self.source = source
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+}
+
+/// A source's content as fetched now.
+public struct SourceContent: Sendable {
+    public var format: FeedFormat
+    /// The title the source gives itself (the feed's title).
+    public var title: String?
+    /// The source's own home page, an absolute http(s) URL.
+    public var homepage: String?
+    public var articles: [Article]
+    public var etag: String?
+    public var lastModified: String?
+
+    public init(format: FeedFormat, title: String? = nil, homepage: String? = nil, articles: [Article], etag: String? = nil, lastModified: String? = nil) {
+        self.format = format
+        self.title = title
+        self.homepage = homepage
+        self.articles = articles
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+}
+
+/// The answer of a provider.
+public enum FetchOutcome: Sendable {
+    /// New content.
+    case fetched(SourceContent)
+    /// The server answered 304: what the cache holds is still current.
+    case notModified
+}
+
+/// Why one source could not be fetched; it reads as the end of "source X: …".
+public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    /// HTTP status, when the server answered.
+    public var status: Int?
+
+    public init(_ message: String, status: Int? = nil) {
+        self.message = message
+        self.status = status
+    }
+
+    public var description: String { message }
+}
+
+/// Fetches the articles of one kind of source. Feeds, NewsAPI and JSON news APIs each have one.
+public protocol SourceProvider: Sendable {
+    /// Whether this provider serves the source.
+    func handles(_ source: SourceConfig) -> Bool
+    func fetch(_ request: FetchRequest) async throws(SourceError) -> FetchOutcome
+}

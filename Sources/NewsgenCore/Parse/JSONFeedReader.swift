@@ -1,0 +1,80 @@
+import Foundation
+
+/// Reads JSON Feed 1.0 and 1.1 documents, tolerating the type slips found in the wild
+/// (numeric ids, `author` instead of `authors`).
+enum JSONFeedReader {
+    static func read(_ data: Data) throws(FeedError) -> ParsedFeed {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(data)
+        } catch {
+            throw .malformedJSON(error.detail)
+        }
+        guard case .object(let feed) = json else { throw .malformedJSON("the top level is not an object") }
+        guard feed["version"]?.string?.hasPrefix("https://jsonfeed.org/version/") == true || feed["items"] != nil else {
+            throw .notAFeed(found: "a JSON document without version or items")
+        }
+        let items = feed["items"]?.array ?? []
+        let feedAuthor = authors(feed)
+        return ParsedFeed(
+            format: .jsonFeed,
+            title: feed["title"]?.string,
+            homepage: feed["home_page_url"]?.string,
+            items: items.compactMap { value -> FeedItem? in
+                guard case .object(let object) = value else { return nil }
+                return readItem(object, feedAuthor: feedAuthor)
+            }
+        )
+    }
+
+    private static func readItem(_ object: [String: JSONValue], feedAuthor: String?) -> FeedItem {
+        var item = FeedItem()
+        item.title = object["title"]?.string.map(FeedText.plain)
+        item.summary = object["summary"]?.string.map(FeedText.plain)
+        item.content = object["content_html"]?.string.map(FeedText.html) ?? object["content_text"]?.string.map(FeedText.plain)
+        item.link = object["url"]?.string ?? object["external_url"]?.string
+        item.guid = object["id"]?.scalarText
+        item.author = authors(object) ?? feedAuthor
+        item.published = (object["date_published"]?.string ?? object["date_modified"]?.string).flatMap(FeedDate.parse)
+        item.categories = object["tags"]?.array?.compactMap(\.string) ?? []
+        item.image = object["image"]?.string ?? object["banner_image"]?.string
+        return item
+    }
+
+    private static func authors(_ object: [String: JSONValue]) -> String? {
+        let list = object["authors"]?.array ?? object["author"].map { [$0] } ?? []
+        let names = list.compactMap { value -> String? in
+            if case .object(let author) = value { return author["name"]?.string }
+            return nil
+        }
+        return names.isEmpty ? nil : names.joined(separator: ", ")
+    }
+}
+
+extension JSONValue {
+    var string: String? {
+        if case .string(let string) = self { return string }
+        return nil
+    }
+
+    var array: [JSONValue]? {
+        if case .array(let array) = self { return array }
+        return nil
+    }
+
+    var object: [String: JSONValue]? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    /// A string, or a number written without a fractional part when it has none.
+    var scalarText: String? {
+        switch self {
+        case .string(let string): return string
+        case .number(let number):
+            if let integer = Int(exactly: number) { return String(integer) }
+            return String(number)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A lock file beside the cache, so that two builds (a slow one and the next cron run) never
+/// write the cache or the output at the same time. The kernel releases it if the process dies.
+public final class BuildLock: Sendable {
+    public let path: URL
+    private let descriptor: Int32
+
+    /// Takes the lock. Without `wait`, a lock held by another build is an error at once;
+    /// with it, waits (polling) until the other build finishes.
+    public init(path: URL, wait: Bool) async throws(BuildError) {
+        self.path = path
+        do {
+            try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw .locked("\(path.deletingLastPathComponent().path): cannot create the cache folder (\(FileProblem.describe(error)))")
+        }
+        let descriptor = open(path.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .locked("\(path.path): cannot open the lock file (\(String(cString: strerror(errno))))")
+        }
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR else {
+                let reason = String(cString: strerror(errno))
+                close(descriptor)
+                throw .locked("\(path.path): cannot lock (\(reason))")
+            }
+            guard wait else {
+                close(descriptor)
+                throw .locked("another build is running (lock \(path.path)); use --wait to wait for it")
+            }
+            try? await Task.sleep(for: .milliseconds(200))
+        }
+        let pid = "\(ProcessInfo.processInfo.processIdentifier)\n"
+        _ = ftruncate(descriptor, 0)
+        _ = pid.withCString { write(descriptor, $0, strlen($0)) }
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}

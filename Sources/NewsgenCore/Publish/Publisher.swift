@@ -1,0 +1,131 @@
+import CNewsgenShims
+import Foundation
+
+/// A problem writing or swapping the output folder.
+public struct PublishError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Writes a site into a staging folder beside the output, then swaps it into place with one
+/// rename, so that the served folder only ever holds a whole, validated site.
+public struct Publisher: Sendable {
+    public let output: URL
+
+    public init(output: URL) {
+        self.output = output.standardizedFileURL
+    }
+
+    /// What writing the staging folder did.
+    public struct WriteSummary: Sendable {
+        public var written = 0
+        /// Files whose bytes equal the published ones: linked, not rewritten, so their mtime stays.
+        public var unchanged = 0
+    }
+
+    /// A new, empty staging folder next to the output (same file system, so the swap is a rename).
+    public func makeStaging() throws(PublishError) -> URL {
+        let parent = output.deletingLastPathComponent()
+        let staging = parent.appendingPathComponent(".\(output.lastPathComponent).staging-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+        } catch {
+            throw PublishError("\(parent.path): cannot create the staging folder (\(FileProblem.describe(error)))")
+        }
+        return staging
+    }
+
+    /// Writes files into the staging folder. A file identical to the published one is hard-linked
+    /// from it instead of written, so static hosts and rsync see it unchanged.
+    public func write(_ files: [OutputFile], to staging: URL) async throws(PublishError) -> WriteSummary {
+        let output = self.output
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let chunkSize = max(1, (files.count + workers - 1) / workers)
+        let chunks = stride(from: 0, to: files.count, by: chunkSize).map { Array(files[$0..<min($0 + chunkSize, files.count)]) }
+        // Create every folder first, once, in order.
+        let folders = Set(files.map { ($0.path as NSString).deletingLastPathComponent }).filter { !$0.isEmpty }.sorted()
+        for folder in folders {
+            do {
+                try FileManager.default.createDirectory(at: staging.appendingPathComponent(folder), withIntermediateDirectories: true)
+            } catch {
+                throw PublishError("\(staging.appendingPathComponent(folder).path): cannot create folder (\(FileProblem.describe(error)))")
+            }
+        }
+        let results = await withTaskGroup(of: Result<WriteSummary, PublishError>.self) { group in
+            for chunk in chunks {
+                group.addTask {
+                    var summary = WriteSummary()
+                    for file in chunk {
+                        let target = staging.appendingPathComponent(file.path)
+                        let published = output.appendingPathComponent(file.path)
+                        if let existing = FileManager.default.contents(atPath: published.path), existing == file.data,
+                           link(published.path, target.path) == 0 {
+                            summary.unchanged += 1
+                            continue
+                        }
+                        do {
+                            try file.data.write(to: target)
+                            summary.written += 1
+                        } catch {
+                            return .failure(PublishError("\(target.path): cannot write (\(FileProblem.describe(error)))"))
+                        }
+                    }
+                    return .success(summary)
+                }
+            }
+            var results: [Result<WriteSummary, PublishError>] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+        var total = WriteSummary()
+        for result in results {
+            switch result {
+            case .success(let summary):
+                total.written += summary.written
+                total.unchanged += summary.unchanged
+            case .failure(let error):
+                throw error
+            }
+        }
+        return total
+    }
+
+    /// Puts the staging folder in the output's place: one atomic exchange where the system can,
+    /// else two renames (the output is missing for an instant, never half-written).
+    public func swap(in staging: URL) throws(PublishError) {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        let exists = fileManager.fileExists(atPath: output.path, isDirectory: &isDirectory)
+        if exists && !isDirectory.boolValue {
+            throw PublishError("\(output.path): is a file, not a folder; refusing to replace it")
+        }
+        if !exists {
+            guard rename(staging.path, output.path) == 0 else {
+                throw PublishError("\(output.path): cannot move the new site into place (\(String(cString: strerror(errno))))")
+            }
+            return
+        }
+        if newsgen_exchange_paths(staging.path, output.path) == 0 {
+            // The staging path now holds the previous site.
+            try? fileManager.removeItem(at: staging)
+            return
+        }
+        let previous = staging.deletingLastPathComponent().appendingPathComponent(staging.lastPathComponent + ".previous")
+        guard rename(output.path, previous.path) == 0 else {
+            throw PublishError("\(output.path): cannot move the previous site aside (\(String(cString: strerror(errno))))")
+        }
+        guard rename(staging.path, output.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            _ = rename(previous.path, output.path)
+            throw PublishError("\(output.path): cannot move the new site into place (\(reason))")
+        }
+        try? fileManager.removeItem(at: previous)
+    }
+
+    /// Removes a staging folder that will not be published.
+    public func discard(_ staging: URL) {
+        try? FileManager.default.removeItem(at: staging)
+    }
+}

@@ -1,0 +1,139 @@
+/// The values templates see. Plain stored properties only: swift-mustache reads them
+/// through `Mirror`, so computed properties would be invisible to templates.
+///
+/// Every page gets a `Page` with the site, navigation and feed links, and a `content`
+/// specific to its template. Text here is plain; the templates escape it.
+struct Page<Content: Sendable>: Sendable {
+    var site: SiteModel
+    /// The document title (`<title>`).
+    var title: String
+    /// The page's one `<h1>`.
+    var heading: String
+    var intro: String?
+    /// The relative path back to the site root, such as "../../".
+    var root: String
+    var canonical: String
+    var nav: [NavItem]
+    var feeds: [FeedLinkModel]
+    var generated: TimeModel
+    var content: Content
+}
+
+struct SiteModel: Sendable {
+    var title: String
+    var description: String
+    var language: String
+    var version: String
+}
+
+struct NavItem: Sendable {
+    var title: String
+    var href: String
+    var current: Bool
+}
+
+struct FeedLinkModel: Sendable {
+    /// "RSS", "Atom", "JSON Feed"
+    var label: String
+    var title: String
+    var href: String
+    var type: String
+}
+
+struct TimeModel: Sendable {
+    /// RFC 3339, for `<time datetime>`.
+    var datetime: String
+    /// "Sat 21 Nov 2026, 08:15 UTC"
+    var text: String
+}
+
+/// An explanation shown instead of a list that is empty.
+struct EmptyState: Sendable {
+    var title: String
+    var message: String
+}
+
+/// One article in a list (the `row` partial).
+struct ArticleRow: Sendable {
+    var title: String
+    var href: String
+    var summary: String?
+    var author: String?
+    var sourceName: String?
+    var sourceHref: String?
+    var time: TimeModel?
+    var image: String?
+    var imageAlt: String
+    var favorite: Bool
+    var readLater: Bool
+    /// The first article of a section, shown larger.
+    var lead: Bool
+    /// "Saved 20 Nov 2026", on saved lists.
+    var saved: String?
+    /// A remark such as "No longer listed by any source".
+    var note: String?
+}
+
+struct HeadlinesContent: Sendable {
+    var sections: [SectionModel]
+    var notices: [NoticeModel]
+    var empty: EmptyState?
+}
+
+struct SectionModel: Sendable {
+    var title: String
+    var anchor: String
+    var href: String?
+    var articles: [ArticleRow]
+    var more: Bool
+}
+
+/// A problem worth showing on a page (a source that could not be fetched).
+struct NoticeModel: Sendable {
+    var text: String
+    var href: String?
+    var severity: String
+}
+
+struct SourceRow: Sendable {
+    var id: String
+    var name: String
+    var href: String
+    var kind: String
+    var category: String?
+    /// "ok", "stale" or "failed", for styling.
+    var state: String
+    var stateText: String
+    var articleCount: Int
+    var homepage: String?
+    var feeds: [FeedLinkModel]
+    var selected: Bool
+}
+
+struct SourcesContent: Sendable {
+    var sources: [SourceRow]
+    var hasSources: Bool
+    var empty: EmptyState?
+
+    init(sources: [SourceRow], empty: EmptyState?) {
+        self.sources = sources
+        self.hasSources = !sources.isEmpty
+        self.empty = empty
+    }
+}
+
+struct ArticleListContent: Sendable {
+    var articles: [ArticleRow]
+    var hasArticles: Bool
+    var notice: NoticeModel?
+    var source: SourceRow?
+    var empty: EmptyState?
+
+    init(articles: [ArticleRow], notice: NoticeModel?, source: SourceRow?, empty: EmptyState?) {
+        self.articles = articles
+        self.hasArticles = !articles.isEmpty
+        self.notice = notice
+        self.source = source
+        self.empty = empty
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// What the store remembers about fetching one source.
+public struct SourceState: Sendable, Hashable, Codable {
+    public var lastAttempt: Date?
+    public var lastSuccess: Date?
+    public var httpStatus: Int?
+    public var lastError: String?
+    /// Since when the source has been failing (the first failure after the last success).
+    public var failingSince: Date?
+    public var etag: String?
+    public var lastModified: String?
+    public var title: String?
+    public var homepage: String?
+    public var format: FeedFormat?
+
+    public init() {}
+}
+
+/// Why the store could not do its work.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Keeps articles and fetch state between builds, so that a failed fetch falls back to
+/// recent data and saved articles keep their data after their source drops them.
+public protocol ArticleStore: Sendable {
+    func state(of sourceID: String) async throws(StoreError) -> SourceState?
+    /// The articles last fetched for a source, newest first.
+    func articles(of sourceID: String) async throws(StoreError) -> [Article]
+    /// A successful fetch: the source's list is replaced by `content.articles`.
+    func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) async throws(StoreError)
+    /// A 304: the cached list is still current.
+    func recordNotModified(of sourceID: String, at date: Date) async throws(StoreError)
+    func recordFailure(of sourceID: String, error: SourceError, at date: Date) async throws(StoreError)
+    /// Keeps these articles' data for as long as they are saved, whatever their source lists.
+    func keepSaved(_ articles: [Article]) async throws(StoreError)
+    /// The kept data of saved articles, by article id.
+    func savedArticles(ids: Set<String>) async throws(StoreError) -> [String: Article]
+}
+
+/// A store that lives as long as the process: for tests, and for builds without a cache.
+public actor MemoryStore: ArticleStore {
+    private var states: [String: SourceState] = [:]
+    private var lists: [String: [Article]] = [:]
+    private var saved: [String: Article] = [:]
+
+    public init() {}
+
+    public func state(of sourceID: String) throws(StoreError) -> SourceState? { states[sourceID] }
+
+    public func articles(of sourceID: String) throws(StoreError) -> [Article] { lists[sourceID] ?? [] }
+
+    public func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) throws(StoreError) {
+        var state = states[sourceID] ?? SourceState()
+        state.lastAttempt = date
+        state.lastSuccess = date
+        state.httpStatus = nil
+        state.lastError = nil
+        state.failingSince = nil
+        state.etag = content.etag
+        state.lastModified = content.lastModified
+        state.title = content.title
+        state.homepage = content.homepage
+        state.format = content.format
+        states[sourceID] = state
+        lists[sourceID] = content.articles
+    }
+
+    public func recordNotModified(of sourceID: String, at date: Date) throws(StoreError) {
+        var state = states[sourceID] ?? SourceState()
+        state.lastAttempt = date
+        state.lastSuccess = date
+        state.lastError = nil
+        state.failingSince = nil
+        states[sourceID] = state
+    }
+
+    public func recordFailure(of sourceID: String, error: SourceError, at date: Date) throws(StoreError) {
+        var state = states[sourceID] ?? SourceState()
+        state.lastAttempt = date
+        state.httpStatus = error.status
+        state.lastError = error.message
+        if state.failingSince == nil { state.failingSince = date }
+        states[sourceID] = state
+    }
+
+    public func keepSaved(_ articles: [Article]) throws(StoreError) {
+        for article in articles { saved[article.id] = article }
+    }
+
+    public func savedArticles(ids: Set<String>) throws(StoreError) -> [String: Article] {
+        saved.filter { ids.contains($0.key) }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Small text utilities shared by the readers and writers.
+enum Text {
+    /// Collapses every run of white space (including non-breaking spaces) to one space and trims the ends.
+    static func collapsingWhitespace(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace || scalar == "\u{00A0}" {
+                pendingSpace = !result.isEmpty
+            } else {
+                if pendingSpace { result.unicodeScalars.append(" ") }
+                pendingSpace = false
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Removes the characters XML 1.0 forbids (C0 controls other than tab, newline and
+    /// carriage return, and U+FFFE/U+FFFF), so that any text can be written into a page or feed.
+    static func removingForbiddenCharacters(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { !isAllowedInXML($0) }) else { return text }
+        var result = String.UnicodeScalarView()
+        result.append(contentsOf: text.unicodeScalars.filter(isAllowedInXML))
+        return String(result)
+    }
+
+    static func isAllowedInXML(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x9, 0xA, 0xD: true
+        case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
+        default: false
+        }
+    }
+
+    /// A plain-text excerpt of at most `limit` characters, cut at a word boundary with an ellipsis.
+    static func excerpt(_ text: String, limit: Int) -> String {
+        guard text.count > limit else { return text }
+        let prefix = text.prefix(limit)
+        let cut = prefix.lastIndex(of: " ").map { prefix[..<$0] } ?? prefix
+        return cut.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters)) + "…"
+    }
+}

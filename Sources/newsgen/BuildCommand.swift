@@ -1,0 +1,99 @@
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NewsgenCore
+
+struct BuildCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Fetch the sources, merge the saved lists, render, validate and publish the site.",
+        discussion: "Exit status: 0 published and every source fresh; 3 published, but a source failed; 1 nothing published; 2 usage error."
+    )
+
+    @Option(name: .shortAndLong, help: "The site configuration.")
+    var config = "site.json"
+
+    @Option(name: .shortAndLong, help: "Publish here instead of site.json's output folder.")
+    var output: String?
+
+    @Flag(help: "Make no network request: build from the cache and local files only.")
+    var offline = false
+
+    @Flag(help: "Fetch every source now, ignoring refresh intervals.")
+    var refresh = false
+
+    @Flag(help: "If another build is running, wait for it instead of exiting.")
+    var wait = false
+
+    @OptionGroup var logging: LoggingOptions
+
+    func run() async throws {
+        let logger = logging.makeLogger()
+        let status = await BuildRunner(configPath: config, outputOverride: output, offline: offline,
+                                       refresh: refresh, wait: wait, logger: logger).run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+/// Loads the configuration, takes the lock, runs one build and reports it; shared by `build` and `serve`.
+struct BuildRunner: Sendable {
+    var configPath: String
+    var outputOverride: String?
+    var offline = false
+    var refresh = false
+    var wait = false
+    var logger: Logger
+
+    /// The build's exit status (0, 3 or 1).
+    func run() async -> Int32 {
+        let config: SiteConfig
+        do {
+            config = try loadConfig()
+        } catch {
+            logger.error("\(error)")
+            return 1
+        }
+        let lock: BuildLock
+        do {
+            lock = try await BuildLock(path: config.cache.deletingLastPathComponent().appendingPathComponent("build.lock"), wait: wait)
+        } catch {
+            logger.error("\(error)")
+            return 1
+        }
+        let client: HTTPClient? = offline ? nil : HTTPFetcher.makeClient()
+        let http = client.map { HTTPFetcher(client: $0) }
+        let build = Build(
+            config: config,
+            options: .init(offline: offline, refresh: refresh),
+            providers: [FeedProvider(http: http, articlesPerSource: config.articlesPerSource)],
+            store: MemoryStore(),
+            logger: logger
+        )
+        let status: Int32
+        do {
+            let report = try await build.run()
+            let total = report.timings.reduce(0) { $0 + $1.seconds }
+            logger.info("published \(report.output.path): \(report.filesWritten) files written, \(report.filesUnchanged) unchanged, \(String(format: "%.2f", total)) s")
+            status = report.exitStatus
+        } catch {
+            for line in error.description.split(separator: "\n") { logger.error("\(line)") }
+            status = 1
+        }
+        try? await client?.shutdown()
+        withExtendedLifetime(lock) {}
+        return status
+    }
+
+    func loadConfig() throws -> SiteConfig {
+        let file = URL(fileURLWithPath: configPath).standardizedFileURL
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            throw ConfigError(file: configPath, keyPath: "", message: "not found (run newsgen in the folder of your site.json, or pass --config FILE)")
+        }
+        var config = try SiteConfig.load(from: file)
+        if let outputOverride {
+            config.output = URL(fileURLWithPath: outputOverride).standardizedFileURL
+        }
+        return config
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import Logging
+import NewsgenCore
+
+@main
+struct Newsgen: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "newsgen",
+        abstract: "Turns a list of news sources into a static news site and its feeds.",
+        discussion: """
+            newsgen fetches RSS, Atom and JSON Feed sources (and NewsAPI), keeps them in a cache so that \
+            a failed fetch falls back to recent data, renders an HTML page for each tab from Mustache \
+            templates, writes RSS, Atom and JSON feeds, validates every file, and only then swaps the \
+            new site into place.
+
+            Exit status of build: 0 published with every source fresh; 3 published, but a source \
+            failed and was served from the cache or shown as unavailable; 1 nothing published; 2 usage error.
+            """,
+        version: NewsgenVersion.string,
+        subcommands: [BuildCommand.self, ValidateCommand.self, ServeCommand.self],
+        defaultSubcommand: nil
+    )
+
+    /// Runs the command line with the exit statuses of the contract (usage errors exit 2).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
+}
+
+/// The logging flags every command shares.
+struct LoggingOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Print only errors.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Print each stage with its duration and counts, and details per source.")
+    var verbose = false
+
+    func validate() throws {
+        if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be used together.") }
+    }
+
+    /// Warnings and errors by default (quiet under cron), errors only with --quiet, everything with --verbose.
+    func makeLogger() -> Logger {
+        let level: Logger.Level = quiet ? .error : verbose ? .debug : .warning
+        var logger = Logger(label: "newsgen") { _ in StderrLogHandler() }
+        logger.logLevel = level
+        return logger
+    }
+}
+
+/// One line per event on standard error: `newsgen: warning: source "hn": HTTP 404 from hnrss.org`.
+struct StderrLogHandler: LogHandler {
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .warning
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let prefix: String
+        switch event.level {
+        case .warning: prefix = "newsgen: warning: "
+        case .error, .critical: prefix = "newsgen: error: "
+        default: prefix = "newsgen: "
+        }
+        FileHandle.standardError.write(Data((prefix + event.message.description + "\n").utf8))
+    }
+}
