@@ -76,8 +76,11 @@ struct ConfigReader {
         return value.kindName
     }
 
-    /// The allowed key within edit distance 2 of `key`, if exactly one is closest.
+    /// The allowed key within edit distance 2 of `key`, or one it is the start of (`apiKey` → `apiKeyEnv`).
     static func closest(to key: String, in allowed: [String]) -> String? {
+        if key.count >= 3, let extended = allowed.first(where: { $0.lowercased().hasPrefix(key.lowercased()) }) {
+            return extended
+        }
         let scored = allowed.map { ($0, editDistance(key.lowercased(), $0.lowercased())) }
         guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
         return best.0

@@ -51,7 +51,9 @@ enum RSSWriter {
         xml.element("link", context.absolute(list.pagePath))
         xml.element("description", list.description.isEmpty ? list.title : list.description)
         xml.element("language", context.language)
-        xml.element("lastBuildDate", FeedDate.rfc822(context.generated))
+        // The newest article's date, not the build's, so that a feed whose articles did not
+        // change is byte for byte the same and keeps its modification time.
+        xml.element("lastBuildDate", FeedDate.rfc822(list.entries.compactMap(\.article.published).max() ?? context.generated))
         xml.element("generator", "newsgen \(NewsgenVersion.string)")
         xml.empty("atom:link", [
             "href": context.absolute(list.feedPath + ".rss"), "rel": "self", "type": FeedKind.rss.mediaType,
@@ -199,7 +201,6 @@ enum OPMLWriter {
         xml.open("opml", ["version": "2.0"])
         xml.open("head")
         xml.element("title", "\(context.siteTitle) — feeds")
-        xml.element("dateCreated", FeedDate.rfc822(context.generated))
         xml.close()
         xml.open("body")
         for (group, items) in outlines where !items.isEmpty {
@@ -226,7 +227,6 @@ enum SitemapWriter {
         for page in pages {
             xml.open("url")
             xml.element("loc", context.absolute(page))
-            xml.element("lastmod", FeedDate.rfc3339(context.generated))
             xml.close()
         }
         return xml.finish()

@@ -1,0 +1,118 @@
+import Foundation
+import NewsgenCore
+import Testing
+
+/// The `newsgen` binary as a user (or cron) runs it: exit statuses, output, and the lock.
+@Suite("newsgen command line")
+struct CLITests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The binary SwiftPM built next to this test bundle.
+    static var binary: URL {
+        var folder = Bundle.main.bundleURL
+        for _ in 0..<4 where !FileManager.default.fileExists(atPath: folder.appendingPathComponent("newsgen").path) {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("newsgen")
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    func newsgen(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = folder ?? Self.repository
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("newsgen-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A copy of the repository's sample site (site.json, Samples, Templates) in its own folder.
+    func sampleSite() throws -> URL {
+        let folder = try temporaryFolder()
+        for item in ["site.json", "Samples", "Templates"] {
+            try FileManager.default.copyItem(at: Self.repository.appendingPathComponent(item), to: folder.appendingPathComponent(item))
+        }
+        return folder
+    }
+
+    @Test("the sample site builds offline, silently, with exit status 0")
+    func buildSample() throws {
+        let site = try sampleSite()
+        let run = try newsgen(["build", "--offline"], in: site)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.isEmpty && run.stderr.isEmpty, "quiet under cron: \(run.stdout) \(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("public/index.html").path))
+        let verbose = try newsgen(["build", "--verbose"], in: site)
+        #expect(verbose.stderr.contains("[2/7] fetch 6 sources"), "\(verbose.stderr)")
+    }
+
+    @Test("validate: 0 on a good site; 1 and path:line:col on a broken file")
+    func validate() throws {
+        let site = try sampleSite()
+        #expect(try newsgen(["build"], in: site).status == 0)
+        let good = try newsgen(["validate", "public"], in: site)
+        #expect(good.status == 0)
+        #expect(good.stdout.hasPrefix("0 problems in 0 of "))
+        try "<!DOCTYPE html>\n<html><body><p>broken</body></html>\n".write(to: site.appendingPathComponent("public/sources/index.html"), atomically: true, encoding: .utf8)
+        let bad = try newsgen(["validate", "public"], in: site)
+        #expect(bad.status == 1)
+        #expect(bad.stdout.contains("sources/index.html:2:"), "\(bad.stdout)")
+        #expect(bad.stdout.contains(/problems? in 1 of \d+ files\n$/), "\(bad.stdout)")
+    }
+
+    @Test("a bad config: one line naming the key, exit 1, nothing published")
+    func badConfig() throws {
+        let site = try sampleSite()
+        try #"{"sources": [{"id": "a", "fead": "x.xml"}]}"#.write(to: site.appendingPathComponent("site.json"), atomically: true, encoding: .utf8)
+        let run = try newsgen(["build"], in: site)
+        #expect(run.status == 1)
+        #expect(run.stderr == "newsgen: error: site.json: sources[0].fead: unknown key; did you mean feed? (allowed: id, name, category, feed, newsapi, json, refreshMinutes)\n")
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("public").path))
+        let missing = try newsgen(["build", "--config", "nope.json"], in: site)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("nope.json: not found"))
+    }
+
+    @Test("usage errors exit 2", arguments: [["build", "--bogus"], ["frobnicate"], ["build", "--quiet", "--verbose"], ["validate"]])
+    func usage(arguments: [String]) throws {
+        let run = try newsgen(arguments)
+        #expect(run.status == 2, "\(arguments): \(run.stderr)")
+        #expect(!run.stderr.isEmpty)
+    }
+
+    @Test("--help lists the commands")
+    func help() throws {
+        let run = try newsgen(["--help"])
+        #expect(run.status == 0)
+        for command in ["build", "validate", "serve"] { #expect(run.stdout.contains(command)) }
+    }
+
+    @Test("a second build while one runs exits 1 at once; nothing is touched")
+    func lock() async throws {
+        let site = try sampleSite()
+        let held = try await BuildLock(path: site.appendingPathComponent(".newsgen/build.lock"), wait: false)
+        let run = try newsgen(["build"], in: site)
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("another build is running"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("public").path))
+        withExtendedLifetime(held) {}
+    }
+}
