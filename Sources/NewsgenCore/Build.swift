@@ -37,8 +37,8 @@ public struct BuildReport: Sendable {
     public var exitStatus: Int32 { sources.allSatisfy(\.isFresh) ? 0 : 3 }
 }
 
-/// The pipeline of DESIGN.md: fetch, store, merge saved lists, render, validate, publish.
-/// (Loading the configuration, stage 1, happens before: `SiteConfig.load`.)
+/// The pipeline of DESIGN.md: load templates, fetch, store, merge saved lists, render, write,
+/// validate, publish. (Loading the configuration happens before: `SiteConfig.load`.)
 public struct Build: Sendable {
     public struct Options: Sendable {
         /// Make no request; build from the cache (and local files) alone.
@@ -89,7 +89,7 @@ public struct Build: Sendable {
 
     private func stages() async throws -> BuildReport {
         let started = now()
-        var clock = StageClock(logger: logger, total: 7)
+        var clock = StageClock(logger: logger, total: 8)
         let publisher = Publisher(output: config.output)
 
         let templates = try await clock.run("load templates") { try await TemplateSet(folder: config.templates) }
@@ -100,8 +100,11 @@ public struct Build: Sendable {
             let notFetched = sources.filter { if case .fetched = $0.status { false } else { true } }.count
             return "\(sources.count) sources (\(notFetched) from cache or unavailable), \(sources.reduce(0) { $0 + $1.articles.count }) articles"
         }
+        try await clock.run("store") {
+            try await pruneCache(now: started)
+        } detail: { $0 }
         let saved = try await clock.run("merge saved lists") {
-            try await SavedStage(config: config, store: store, logger: logger).run(sources: sources)
+            try await SavedStage(config: config, store: store, now: started, logger: logger).run(sources: sources)
         } detail: { "\($0.favorites.count) favorites, \($0.readLater.count) read later" }
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater, generated: started)
         let files = try await clock.run("render") {
@@ -123,6 +126,21 @@ public struct Build: Sendable {
         } catch {
             publisher.discard(staging)
             throw error
+        }
+    }
+}
+
+extension Build {
+    /// Retention: articles no source lists, nobody saved, and not seen for keepDays are removed.
+    /// Returns the cache's size and counts for the log.
+    private func pruneCache(now: Date) async throws -> String {
+        do {
+            let pruned = try await store.prune(notSeenSince: now.addingTimeInterval(-TimeInterval(config.keepDays) * 86_400))
+            let statistics = try await store.statistics()
+            return "cache \(statistics)\(pruned > 0 ? ", \(pruned) pruned" : "")"
+        } catch {
+            logger.warning("cache: \(error)")
+            return "cache unavailable"
         }
     }
 }

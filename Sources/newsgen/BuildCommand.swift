@@ -61,13 +61,20 @@ struct BuildRunner: Sendable {
             logger.error("\(error)")
             return 1
         }
+        let store: SQLiteStore
+        do {
+            store = try SQLiteStore.open(at: config.cache, logger: logger)
+        } catch {
+            logger.error("\(error)")
+            return 1
+        }
         let client: HTTPClient? = offline ? nil : HTTPFetcher.makeClient()
         let http = client.map { HTTPFetcher(client: $0) }
         let build = Build(
             config: config,
             options: .init(offline: offline, refresh: refresh),
             providers: [FeedProvider(http: http, articlesPerSource: config.articlesPerSource)],
-            store: MemoryStore(),
+            store: store,
             logger: logger
         )
         let status: Int32

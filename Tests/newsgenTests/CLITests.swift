@@ -61,7 +61,8 @@ struct CLITests {
         #expect(run.stdout.isEmpty && run.stderr.isEmpty, "quiet under cron: \(run.stdout) \(run.stderr)")
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("public/index.html").path))
         let verbose = try newsgen(["build", "--verbose"], in: site)
-        #expect(verbose.stderr.contains("[2/7] fetch 6 sources"), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("[2/8] fetch 6 sources"), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("[3/8] store cache "), "\(verbose.stderr)")
     }
 
     @Test("validate: 0 on a good site; 1 and path:line:col on a broken file")
@@ -98,11 +99,32 @@ struct CLITests {
         #expect(!run.stderr.isEmpty)
     }
 
+    @Test("saved add, list and remove edit the saved file the config names")
+    func saved() throws {
+        let site = try sampleSite()
+        let add = try newsgen(["saved", "add", "https://example.com/later", "--list", "read-later", "--title", "Later"], in: site)
+        #expect(add.status == 0)
+        #expect(add.stdout == "Saved to Read Later: https://example.com/later\n")
+        let list = try newsgen(["saved", "list"], in: site)
+        #expect(list.stdout.contains("Read Later (4)"))
+        #expect(list.stdout.contains("Later — https://example.com/later"))
+        let saved = try String(contentsOf: site.appendingPathComponent("Samples/saved.json"), encoding: .utf8)
+        #expect(saved.contains(#""device": "laptop""#), "unknown fields are kept")
+        #expect(try newsgen(["build"], in: site).status == 0)
+        #expect(try String(contentsOf: site.appendingPathComponent("public/read-later/index.html"), encoding: .utf8).contains(">Later</a>"))
+        let remove = try newsgen(["saved", "remove", "https://example.com/later"], in: site)
+        #expect(remove.status == 0)
+        let again = try newsgen(["saved", "remove", "https://example.com/later"], in: site)
+        #expect(again.status == 1)
+        #expect(again.stderr == "newsgen: error: https://example.com/later is not in Favorites or Read Later\n")
+        #expect(try newsgen(["saved", "add", "not-a-url"], in: site).status == 2)
+    }
+
     @Test("--help lists the commands")
     func help() throws {
         let run = try newsgen(["--help"])
         #expect(run.status == 0)
-        for command in ["build", "validate", "serve"] { #expect(run.stdout.contains(command)) }
+        for command in ["build", "validate", "serve", "saved"] { #expect(run.stdout.contains(command)) }
     }
 
     @Test("a second build while one runs exits 1 at once; nothing is touched")
