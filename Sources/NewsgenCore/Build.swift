@@ -106,7 +106,9 @@ public struct Build: Sendable {
         let saved = try await clock.run("merge saved lists") {
             try await SavedStage(config: config, store: store, now: started, logger: logger).run(sources: sources)
         } detail: { "\($0.favorites.count) favorites, \($0.readLater.count) read later" }
-        let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater, generated: started)
+        let archive = await loadArchive()
+        let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
+                                  archive: archive, generated: started)
         let files = try await clock.run("render") {
             try SiteRenderer(templates: templates, content: content).render()
         } detail: { "\($0.count) files" }
@@ -131,6 +133,16 @@ public struct Build: Sendable {
 }
 
 extension Build {
+    /// Everything the cache holds for the configured sources; the articles shown now if it cannot be read.
+    private func loadArchive() async -> [Article] {
+        do {
+            return try await store.archive(of: Set(config.sources.map(\.id)))
+        } catch {
+            logger.warning("cache: \(error)")
+            return []
+        }
+    }
+
     /// Retention: articles no source lists, nobody saved, and not seen for keepDays are removed.
     /// Returns the cache's size and counts for the log.
     private func pruneCache(now: Date) async throws -> String {

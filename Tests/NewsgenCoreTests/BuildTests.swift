@@ -57,6 +57,14 @@ struct BuildTests {
         #expect(favorites.contains("Not listed by any source now"), "an unmatched entry still appears")
         let rss = try read(output, "feeds/headlines.rss")
         #expect(rss.contains(#"<atom:link href="https://news.example.org/feeds/headlines.rss" rel="self""#))
+        let articles = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("articles").path)
+        #expect(articles.count == 42, "a page per article (43 in the feeds, one syndicated twice)")
+        #expect(articles.contains { $0.hasPrefix("coastal-nations-sign-pact-to-share-storm-surge-") })
+        #expect(index.contains("class=\"details\" href=\"articles/coastal-nations-sign-pact"), "rows link their article's page")
+        let archive = try read(output, "archive/page/1/index.html")
+        #expect(archive.contains("page 1 of 1"))
+        let search = try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("search.json"))) as? [String: Any]
+        #expect((search?["articles"] as? [Any])?.count == 42)
         let opml = try read(output, "feeds/sources.opml")
         #expect(opml.contains("xmlUrl=\"https://news.example.org/feeds/sources/touchline.rss\""))
     }

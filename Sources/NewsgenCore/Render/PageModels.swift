@@ -57,6 +57,8 @@ struct EmptyState: Sendable {
 struct ArticleRow: Sendable {
     var title: String
     var href: String
+    /// The article's own page on this site.
+    var page: String?
     var summary: String?
     var author: String?
     var sourceName: String?
@@ -136,4 +138,23 @@ struct ArticleListContent: Sendable {
         self.source = source
         self.empty = empty
     }
+}
+
+/// One article's page: image, title, summary, source, author, time, link to the original.
+struct ArticleContent: Sendable {
+    var article: ArticleRow
+    var categories: [String]
+    var url: String?
+    var domain: String?
+}
+
+/// One page of the archive, with links to its neighbours.
+struct ArchiveContent: Sendable {
+    var articles: [ArticleRow]
+    var hasArticles: Bool
+    var number: Int
+    var pageCount: Int
+    var newer: String?
+    var older: String?
+    var empty: EmptyState?
 }

@@ -22,13 +22,17 @@ public struct SiteContent: Sendable {
     public var sources: [SourceReport]
     public var favorites: [SavedArticle]
     public var readLater: [SavedArticle]
+    /// Everything in the cache for the configured sources, newest first.
+    public var archive: [Article]
     public var generated: Date
 
-    public init(config: SiteConfig, sources: [SourceReport], favorites: [SavedArticle], readLater: [SavedArticle], generated: Date) {
+    public init(config: SiteConfig, sources: [SourceReport], favorites: [SavedArticle], readLater: [SavedArticle],
+                archive: [Article] = [], generated: Date) {
         self.config = config
         self.sources = sources
         self.favorites = favorites
         self.readLater = readLater
+        self.archive = archive
         self.generated = generated
     }
 
@@ -41,6 +45,8 @@ struct SiteRenderer {
     static let sectionLimit = 8
     /// Entries in each feed.
     static let feedLimit = 100
+    /// Articles per archive page.
+    static let archivePageSize = 50
 
     let templates: TemplateSet
     let content: SiteContent
@@ -73,6 +79,13 @@ struct SiteRenderer {
         for kind in SavedListKind.allCases {
             try page(SitePaths.savedPage(kind), template: kind.slug) { model.savedPage(kind, root: $0) }
         }
+        for number in 1...model.archivePageCount {
+            try page(SitePaths.archivePage(number), template: "archive") { model.archivePage(number, root: $0) }
+        }
+        for article in model.articlesWithPages {
+            guard let path = model.articlePath(article) else { continue }
+            try page(path, template: "article") { model.articlePage(article, root: $0) }
+        }
 
         let context = feedContext
         for list in model.feedLists() {
@@ -82,6 +95,7 @@ struct SiteRenderer {
         }
         files.append(OutputFile(SitePaths.opml, OPMLWriter.write(model.opmlOutlines(), context: context)))
         files.append(OutputFile(SitePaths.sitemap, SitemapWriter.write(pages: pages, context: context)))
+        files.append(OutputFile(SitePaths.searchIndex, model.searchIndex()))
         files += try assets()
         return files
     }

@@ -30,6 +30,8 @@ public protocol ArticleStore: Sendable {
     func state(of sourceID: String) async throws(StoreError) -> SourceState?
     /// The articles last fetched for a source, newest first.
     func articles(of sourceID: String) async throws(StoreError) -> [Article]
+    /// Every stored article of these sources, listed now or not (the archive), newest first.
+    func archive(of sourceIDs: Set<String>) async throws(StoreError) -> [Article]
     /// A successful fetch: the source's list is replaced by `content.articles`.
     func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) async throws(StoreError)
     /// A 304: the cached list is still current.
@@ -67,6 +69,10 @@ public actor MemoryStore: ArticleStore {
     public func state(of sourceID: String) throws(StoreError) -> SourceState? { states[sourceID] }
 
     public func articles(of sourceID: String) throws(StoreError) -> [Article] { lists[sourceID] ?? [] }
+
+    public func archive(of sourceIDs: Set<String>) throws(StoreError) -> [Article] {
+        lists.filter { sourceIDs.contains($0.key) }.values.flatMap { $0 }.sortedNewestFirst().deduplicated()
+    }
 
     public func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) throws(StoreError) {
         var state = states[sourceID] ?? SourceState()

@@ -156,6 +156,18 @@ public final class SQLiteStore: ArticleStore {
         }
     }
 
+    public func archive(of sourceIDs: Set<String>) async throws(StoreError) -> [Article] {
+        guard !sourceIDs.isEmpty else { return [] }
+        let ids = Array(sourceIDs)
+        return try await read { db in
+            let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
+            return try Row.fetchAll(db, sql: """
+                SELECT * FROM article WHERE sourceID IN (\(marks))
+                ORDER BY published IS NULL, published DESC, firstSeen DESC
+                """, arguments: StatementArguments(ids)).map(Self.article)
+        }
+    }
+
     public func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) async throws(StoreError) {
         try await write { db in
             try db.execute(sql: "DELETE FROM sourceList WHERE sourceID = ?", arguments: [sourceID])

@@ -102,6 +102,7 @@ struct CacheTests {
             #expect(try await store.articles(of: "test").map(\.title) == ["c story"])
             #expect(try page("index.html").contains("c story"))
             #expect(try !page("index.html").contains("a story"))
+            #expect(try page("archive/page/1/index.html").contains("a story"), "the archive keeps what the source no longer lists")
         }
     }
 
