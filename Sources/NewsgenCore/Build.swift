@@ -110,7 +110,7 @@ public struct Build: Sendable {
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
                                   archive: archive, generated: started)
         let files = try await clock.run("render") {
-            try SiteRenderer(templates: templates, content: content).render()
+            try await SiteRenderer(templates: templates, content: content).render()
         } detail: { "\($0.count) files" }
 
         let staging = try publisher.makeStaging()

@@ -135,7 +135,8 @@ struct SiteModelBuilder {
             root: root, path: SitePaths.categoryPage(category.slug), title: "\(category.name) — \(content.config.title)", heading: category.name,
             intro: nil, current: "Headlines",
             feeds: feedLinks(SitePaths.categoryFeed(category.slug), title: "\(content.config.title) — \(category.name)", root: root),
-            content: ArticleListContent(articles: rows(category.articles, root: root), notice: nil, source: nil, empty: nil)
+            content: ArticleListContent(articles: rows(Array(category.articles.prefix(SiteRenderer.categoryLimit)), root: root),
+                                        notice: nil, source: nil, empty: nil)
         )
     }
 
