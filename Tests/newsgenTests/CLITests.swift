@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import NewsgenCore
 import Testing
 
@@ -118,6 +121,43 @@ struct CLITests {
         #expect(again.status == 1)
         #expect(again.stderr == "newsgen: error: https://example.com/later is not in Favorites or Read Later\n")
         #expect(try newsgen(["saved", "add", "not-a-url"], in: site).status == 2)
+    }
+
+    @Test("serve: builds, then serves pages and feeds on 127.0.0.1 with their content types")
+    func serve() async throws {
+        let site = try sampleSite()
+        let port = Int.random(in: 20_000...40_000)
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["serve", "--port", String(port), "--offline"]
+        process.currentDirectoryURL = site
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+
+        func get(_ path: String) async throws -> (Int, String?, Data) {
+            let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            let http = response as? HTTPURLResponse
+            return (http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Content-Type"), data)
+        }
+        var ready = false
+        for _ in 0..<100 where !ready {
+            try await Task.sleep(for: .milliseconds(200))
+            ready = (try? await get("/")) != nil
+        }
+        try #require(ready, "the server did not come up")
+        let (status, type, body) = try await get("/")
+        #expect(status == 200)
+        #expect(type == "text/html; charset=utf-8")
+        #expect(String(decoding: body, as: UTF8.self).contains("<h1>Headlines</h1>"))
+        #expect(try await get("/sources/").1 == "text/html; charset=utf-8", "a folder serves its index.html")
+        #expect(try await get("/feeds/headlines.rss").1 == "application/rss+xml; charset=utf-8")
+        #expect(try await get("/feeds/headlines.atom").1 == "application/atom+xml; charset=utf-8")
+        #expect(try await get("/feeds/sources.opml").1 == "text/x-opml; charset=utf-8")
+        #expect(try await get("/nowhere").0 == 404)
+        #expect(try await get("/../site.json").0 != 200, "nothing outside the output folder")
     }
 
     @Test("--help lists the commands")
