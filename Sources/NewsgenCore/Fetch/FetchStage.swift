@@ -68,12 +68,22 @@ struct FetchStage: Sendable {
             return make(.unavailable(since: state?.failingSince ?? state?.lastSuccess, error: reason), articles: [])
         }
 
-        if !refresh && !source.isLocal, let lastSuccess = state?.lastSuccess,
-           now.timeIntervalSince(lastSuccess) < TimeInterval(refreshMinutes(source) * 60) {
-            let articles = await cached()
-            if !articles.isEmpty || state?.lastError == nil {
-                logger.debug("source \"\(source.id)\": fetched \(Int(now.timeIntervalSince(lastSuccess) / 60)) min ago, within its refresh interval")
-                return make(.recent(lastSuccess: lastSuccess), articles: articles)
+        // A minimum interval between requests, counted from the last attempt: within it, the
+        // source is shown as that attempt left it, without a new request.
+        if !refresh && !source.isLocal, let lastAttempt = state?.lastAttempt,
+           now.timeIntervalSince(lastAttempt) < TimeInterval(refreshMinutes(source) * 60) {
+            let minutes = Int(now.timeIntervalSince(lastAttempt) / 60)
+            if let error = state?.lastError {
+                if let (lastSuccess, articles) = await usableCache() {
+                    logger.warning("source \"\(source.id)\": \(error) (\(minutes) min ago; not retried within its refresh interval); showing \(articles.count) cached articles from \(DisplayDate.readable(lastSuccess))")
+                    return make(.stale(lastSuccess: lastSuccess, error: error), articles: articles)
+                }
+                logger.warning("source \"\(source.id)\": \(error) (\(minutes) min ago; not retried within its refresh interval)")
+                return make(.unavailable(since: state?.failingSince ?? lastAttempt, error: error), articles: [])
+            }
+            if let lastSuccess = state?.lastSuccess {
+                logger.debug("source \"\(source.id)\": fetched \(minutes) min ago, within its refresh interval")
+                return make(.recent(lastSuccess: lastSuccess), articles: await cached())
             }
         }
 

@@ -185,6 +185,23 @@ struct CacheTests {
         }
     }
 
+    @Test("a source that just failed is not retried within its refresh interval, and stays reported as failed")
+    func failedWithinInterval() async throws {
+        server.items = ["a"]
+        try await withServer { base in
+            let config = try config(base: base)
+            try await build(config, at: Self.start)
+            server.mode = .fail
+            let (failed, _) = try await build(config, at: Self.start + 20 * 60)
+            #expect(failed.exitStatus == 3)
+            let (report, log) = try await build(config, at: Self.start + 25 * 60)
+            #expect(server.requests == 2, "no request 5 minutes after the failed one")
+            #expect(report.exitStatus == 3, "still reported as failed, not as fresh")
+            #expect(report.sources.first?.articles.count == 1, "the cache stands in")
+            #expect(log.warnings.first?.contains("HTTP 503 from 127.0.0.1 (5 min ago; not retried within its refresh interval)") == true, "\(log.warnings)")
+        }
+    }
+
     @Test("--offline makes no request and builds from the cache")
     func offline() async throws {
         server.items = ["a", "b"]
