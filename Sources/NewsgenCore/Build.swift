@@ -100,15 +100,14 @@ public struct Build: Sendable {
             let notFetched = sources.filter { if case .fetched = $0.status { false } else { true } }.count
             return "\(sources.count) sources (\(notFetched) from cache or unavailable), \(sources.reduce(0) { $0 + $1.articles.count }) articles"
         }
-        try await clock.run("store") {
-            try await pruneCache(now: started)
-        } detail: { $0 }
+        let archive = await clock.run("store") {
+            await maintainCache(now: started)
+        } detail: { $0.summary }
         let saved = try await clock.run("merge saved lists") {
             try await SavedStage(config: config, store: store, now: started, logger: logger).run(sources: sources)
         } detail: { "\($0.favorites.count) favorites, \($0.readLater.count) read later" }
-        let archive = await loadArchive()
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
-                                  archive: archive, generated: started)
+                                  archive: archive.articles, generated: started)
         let files = try await clock.run("render") {
             try await SiteRenderer(templates: templates, content: content).render()
         } detail: { "\($0.count) files" }
@@ -133,26 +132,18 @@ public struct Build: Sendable {
 }
 
 extension Build {
-    /// Everything the cache holds for the configured sources; the articles shown now if it cannot be read.
-    private func loadArchive() async -> [Article] {
-        do {
-            return try await store.archive(of: Set(config.sources.map(\.id)))
-        } catch {
-            logger.warning("cache: \(error)")
-            return []
-        }
-    }
-
-    /// Retention: articles no source lists, nobody saved, and not seen for keepDays are removed.
-    /// Returns the cache's size and counts for the log.
-    private func pruneCache(now: Date) async throws -> String {
+    /// Stage 3's upkeep: retention (articles no source lists, nobody saved, and not seen for
+    /// keepDays are removed), then the archive (everything kept for the configured sources).
+    /// A cache that cannot do this never sinks the build: the pages show what was fetched now.
+    private func maintainCache(now: Date) async -> (articles: [Article], summary: String) {
         do {
             let pruned = try await store.prune(notSeenSince: now.addingTimeInterval(-TimeInterval(config.keepDays) * 86_400))
             let statistics = try await store.statistics()
-            return "cache \(statistics)\(pruned > 0 ? ", \(pruned) pruned" : "")"
+            let articles = try await store.archive(of: Set(config.sources.map(\.id)))
+            return (articles, "cache \(statistics)\(pruned > 0 ? ", \(pruned) pruned" : "")")
         } catch {
             logger.warning("cache: \(error)")
-            return "cache unavailable"
+            return ([], "cache unavailable")
         }
     }
 }
