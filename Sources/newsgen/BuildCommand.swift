@@ -66,7 +66,7 @@ struct BuildRunner: Sendable {
         let build = Build(
             config: config,
             options: .init(offline: offline, refresh: refresh),
-            providers: [FeedProvider(http: http, articlesPerSource: config.articlesPerSource)],
+            providers: [FeedProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .standard)],
             store: MemoryStore(),
             logger: logger
         )
