@@ -66,7 +66,10 @@ struct BuildRunner: Sendable {
         let build = Build(
             config: config,
             options: .init(offline: offline, refresh: refresh),
-            providers: [FeedProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .standard)],
+            providers: [
+                FeedProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .standard),
+                JSONNewsProvider(http: http, articlesPerSource: config.articlesPerSource, logger: logger),
+            ],
             store: MemoryStore(),
             logger: logger
         )

@@ -19,7 +19,10 @@ struct BuildTests {
         let (logger, recorder) = TestSupport.recordingLogger()
         let build = Build(
             config: config, options: .init(offline: offline),
-            providers: [FeedProvider(http: http, articlesPerSource: config.articlesPerSource)],
+            providers: [
+                FeedProvider(http: http, articlesPerSource: config.articlesPerSource),
+                JSONNewsProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .none),
+            ],
             store: MemoryStore(), now: { Self.now }, logger: logger
         )
         return (try await build.run(), recorder)
@@ -105,7 +108,7 @@ struct BuildTests {
         let (report, log) = try await build(config, offline: true)
         #expect(report.exitStatus == 3)
         #expect(log.warnings.first?.contains("source \"remote\": offline, and the cache holds nothing younger than 7 days") == true)
-        #expect(report.sources.filter(\.isFresh).count == 6, "local files are read offline")
+        #expect(report.sources.filter(\.isFresh).count == 7, "local files (feeds and the JSON news file) are read offline")
     }
 
     @Test("every tab explains why it is empty")

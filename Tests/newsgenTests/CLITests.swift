@@ -61,7 +61,7 @@ struct CLITests {
         #expect(run.stdout.isEmpty && run.stderr.isEmpty, "quiet under cron: \(run.stdout) \(run.stderr)")
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("public/index.html").path))
         let verbose = try newsgen(["build", "--verbose"], in: site)
-        #expect(verbose.stderr.contains("[2/7] fetch 6 sources"), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("[2/7] fetch 7 sources"), "\(verbose.stderr)")
     }
 
     @Test("validate: 0 on a good site; 1 and path:line:col on a broken file")
