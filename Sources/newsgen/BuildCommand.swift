@@ -74,6 +74,7 @@ struct BuildRunner: Sendable {
                 NewsAPIProvider(config: config, http: keyHTTP, logger: logger),
                 JSONNewsProvider(http: http, articlesPerSource: config.articlesPerSource, logger: logger),
             ],
+            catalog: NewsAPICatalog(config: config, http: keyHTTP, logger: logger),
             store: MemoryStore(),
             logger: logger
         )

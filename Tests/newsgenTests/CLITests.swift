@@ -102,7 +102,7 @@ struct CLITests {
     func help() throws {
         let run = try newsgen(["--help"])
         #expect(run.status == 0)
-        for command in ["build", "validate", "serve"] { #expect(run.stdout.contains(command)) }
+        for command in ["build", "validate", "serve", "sources"] { #expect(run.stdout.contains(command)) }
     }
 
     @Test("a second build while one runs exits 1 at once; nothing is touched")

@@ -23,13 +23,17 @@ public struct SiteContent: Sendable {
     public var favorites: [SavedArticle]
     public var readLater: [SavedArticle]
     public var generated: Date
+    /// NewsAPI's list of sources to choose from, for the Sources tab; `nil` without NewsAPI.
+    public var newsapiSources: NewsAPISourceList?
 
-    public init(config: SiteConfig, sources: [SourceReport], favorites: [SavedArticle], readLater: [SavedArticle], generated: Date) {
+    public init(config: SiteConfig, sources: [SourceReport], favorites: [SavedArticle], readLater: [SavedArticle], generated: Date,
+                newsapiSources: NewsAPISourceList? = nil) {
         self.config = config
         self.sources = sources
         self.favorites = favorites
         self.readLater = readLater
         self.generated = generated
+        self.newsapiSources = newsapiSources
     }
 
     func saved(_ kind: SavedListKind) -> [SavedArticle] { kind == .favorites ? favorites : readLater }
