@@ -55,17 +55,20 @@ public struct Build: Sendable {
     public var config: SiteConfig
     public var options: Options
     public var providers: [any SourceProvider]
+    /// NewsAPI's list of sources for the Sources tab; `nil` for none.
+    public var catalog: NewsAPICatalog?
     public var store: any ArticleStore
     public var now: @Sendable () -> Date
     public var logger: Logger
 
     public init(
-        config: SiteConfig, options: Options = Options(), providers: [any SourceProvider], store: any ArticleStore,
-        now: @escaping @Sendable () -> Date = Date.init, logger: Logger
+        config: SiteConfig, options: Options = Options(), providers: [any SourceProvider], catalog: NewsAPICatalog? = nil,
+        store: any ArticleStore, now: @escaping @Sendable () -> Date = Date.init, logger: Logger
     ) {
         self.config = config
         self.options = options
         self.providers = providers
+        self.catalog = catalog
         self.store = store
         self.now = now
         self.logger = logger
@@ -93,6 +96,7 @@ public struct Build: Sendable {
         let publisher = Publisher(output: config.output)
 
         let templates = try await clock.run("load templates") { try await TemplateSet(folder: config.templates) }
+        async let available = catalog?.load(now: started, offline: options.offline, logger: logger)
         let sources = await clock.run("fetch") {
             await FetchStage(config: config, providers: providers, store: store, now: started,
                              offline: options.offline, refresh: options.refresh, logger: logger).run()
@@ -107,7 +111,7 @@ public struct Build: Sendable {
             try await SavedStage(config: config, store: store, now: started, logger: logger).run(sources: sources)
         } detail: { "\($0.favorites.count) favorites, \($0.readLater.count) read later" }
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
-                                  archive: archive.articles, generated: started)
+                                  archive: archive.articles, generated: started, newsapiSources: await available)
         let files = try await clock.run("render") {
             try await SiteRenderer(templates: templates, content: content).render()
         } detail: { "\($0.count) files" }

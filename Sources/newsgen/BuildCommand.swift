@@ -70,10 +70,18 @@ struct BuildRunner: Sendable {
         }
         let client: HTTPClient? = offline ? nil : HTTPFetcher.makeClient()
         let http = client.map { HTTPFetcher(client: $0) }
+        // NewsAPI requests carry the key in a header, which must not follow a redirect.
+        let keyClient: HTTPClient? = offline ? nil : HTTPFetcher.makeClient(followRedirects: false)
+        let keyHTTP = keyClient.map { HTTPFetcher(client: $0) }
         let build = Build(
             config: config,
             options: .init(offline: offline, refresh: refresh),
-            providers: [FeedProvider(http: http, articlesPerSource: config.articlesPerSource)],
+            providers: [
+                FeedProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .standard),
+                NewsAPIProvider(config: config, http: keyHTTP, logger: logger),
+                JSONNewsProvider(http: http, articlesPerSource: config.articlesPerSource, logger: logger),
+            ],
+            catalog: NewsAPICatalog(config: config, http: keyHTTP, logger: logger),
             store: store,
             logger: logger
         )
@@ -88,6 +96,7 @@ struct BuildRunner: Sendable {
             status = 1
         }
         try? await client?.shutdown()
+        try? await keyClient?.shutdown()
         withExtendedLifetime(lock) {}
         return status
     }

@@ -64,7 +64,7 @@ struct CLITests {
         #expect(run.stdout.isEmpty && run.stderr.isEmpty, "quiet under cron: \(run.stdout) \(run.stderr)")
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("public/index.html").path))
         let verbose = try newsgen(["build", "--verbose"], in: site)
-        #expect(verbose.stderr.contains("[2/8] fetch 6 sources"), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("[2/8] fetch 7 sources"), "\(verbose.stderr)")
         #expect(verbose.stderr.contains("[3/8] store cache "), "\(verbose.stderr)")
     }
 
@@ -164,7 +164,7 @@ struct CLITests {
     func help() throws {
         let run = try newsgen(["--help"])
         #expect(run.status == 0)
-        for command in ["build", "validate", "serve", "saved"] { #expect(run.stdout.contains(command)) }
+        for command in ["build", "validate", "serve", "saved", "sources"] { #expect(run.stdout.contains(command)) }
     }
 
     @Test("a second build while one runs exits 1 at once; nothing is touched")

@@ -107,8 +107,56 @@ struct SiteModelBuilder {
             root: root, path: SitePaths.sourcesPage, title: "Sources — \(content.config.title)", heading: "Sources",
             intro: "Every source this site follows, how its last fetch went, and its feeds.",
             current: "Sources", feeds: feeds,
-            content: SourcesContent(sources: content.sources.map { sourceRow($0, root: root) }, empty: empty)
+            content: SourcesContent(
+                sources: content.sources.map { sourceRow($0, root: root) }, empty: empty,
+                available: availableRows(root: root), availableNote: availableNote()
+            )
         )
+    }
+
+    /// NewsAPI's sources, those the site follows marked selected and linked to their page.
+    private func availableRows(root: String) -> [AvailableSourceRow] {
+        guard let list = content.newsapiSources else { return [] }
+        let selected = Self.selectedNewsAPISources(content.sources.map(\.config))
+        return list.sources
+            .sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
+            .map { source in
+                let page = selected[source.id]
+                return AvailableSourceRow(
+                    id: source.id, name: source.name, href: page.map { root + SitePaths.sourcePage($0) },
+                    website: source.url, description: source.description.isEmpty ? nil : source.description,
+                    category: Self.categoryName(source.category), language: source.language,
+                    selected: page != nil
+                )
+            }
+    }
+
+    private func availableNote() -> String? {
+        guard let list = content.newsapiSources else { return nil }
+        let selected = Self.selectedNewsAPISources(content.sources.map(\.config))
+        let count = list.sources.filter { selected[$0.id] != nil }.count
+        let language = Locale(identifier: "en").localizedString(forLanguageCode: list.language) ?? list.language
+        return "\(list.sources.count) \(language) sources, as NewsAPI listed them on \(DisplayDate.readable(list.fetchedAt)); "
+            + "\(count) selected. To follow one, add { \"id\": \"…\", \"newsapi\": \"<its id>\" } to sources in site.json."
+    }
+
+    /// NewsAPI source id → the id of the configured source that follows it (by id, or in a
+    /// `sources` parameter).
+    static func selectedNewsAPISources(_ sources: [SourceConfig]) -> [String: String] {
+        var selected: [String: String] = [:]
+        for source in sources {
+            guard case .newsapi(let query) = source.kind else { continue }
+            switch query {
+            case .source(let id):
+                if selected[id] == nil { selected[id] = source.id }
+            case .topHeadlines(let parameters), .everything(let parameters):
+                for id in (parameters["sources"] ?? "").split(separator: ",") {
+                    let id = id.trimmingCharacters(in: .whitespaces)
+                    if !id.isEmpty, selected[id] == nil { selected[id] = source.id }
+                }
+            }
+        }
+        return selected
     }
 
     func sourcePage(_ source: SourceReport, root: String) -> Page<ArticleListContent> {

@@ -25,15 +25,18 @@ public struct SiteContent: Sendable {
     /// Everything in the cache for the configured sources, newest first.
     public var archive: [Article]
     public var generated: Date
+    /// NewsAPI's list of sources to choose from, for the Sources tab; `nil` without NewsAPI.
+    public var newsapiSources: NewsAPISourceList?
 
     public init(config: SiteConfig, sources: [SourceReport], favorites: [SavedArticle], readLater: [SavedArticle],
-                archive: [Article] = [], generated: Date) {
+                archive: [Article] = [], generated: Date, newsapiSources: NewsAPISourceList? = nil) {
         self.config = config
         self.sources = sources
         self.favorites = favorites
         self.readLater = readLater
         self.archive = archive
         self.generated = generated
+        self.newsapiSources = newsapiSources
     }
 
     func saved(_ kind: SavedListKind) -> [SavedArticle] { kind == .favorites ? favorites : readLater }
