@@ -95,7 +95,7 @@ public struct Build: Sendable {
         var clock = StageClock(logger: logger, total: 8)
         let publisher = Publisher(output: config.output)
 
-        let templates = try await clock.run("load templates") { try await TemplateSet(folder: config.templates) }
+        let templates = try await clock.run("load templates") { try await TemplateSet.load(folder: config.templates, builtInIfMissing: !config.templatesIsExplicit) }
         async let available = catalog?.load(now: started, offline: options.offline, logger: logger)
         let sources = await clock.run("fetch") {
             await FetchStage(config: config, providers: providers, store: store, now: started,

@@ -11,6 +11,9 @@ public struct SiteConfig: Sendable {
     public var language: String
     public var output: URL
     public var templates: URL
+    /// Whether `templates` was named in site.json; if not, and the folder does not exist, the
+    /// built-in theme is used.
+    public var templatesIsExplicit: Bool
     public var cache: URL
     /// The saved-list files, merged in order.
     public var saved: [URL]
@@ -187,6 +190,7 @@ extension SiteConfig {
             language: language,
             output: try path("output", default: "public"),
             templates: try path("templates", default: "Templates"),
+            templatesIsExplicit: root.contains("templates"),
             cache: try path("cache", default: ".newsgen/cache.sqlite"),
             saved: saved,
             savedIsExplicit: savedIsExplicit,

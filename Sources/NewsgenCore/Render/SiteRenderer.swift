@@ -109,7 +109,7 @@ struct SiteRenderer {
         jobs.append(Job(path: SitePaths.sitemap) { [pages] in SitemapWriter.write(pages: pages, context: context) })
         jobs.append(Job(path: SitePaths.searchIndex) { model.searchIndex() })
 
-        return try await Self.run(jobs) + assets()
+        return try await Self.run(jobs) + templates.assets
     }
 
     /// Runs the jobs in as many chunks as there are cores, keeping their order.
@@ -142,21 +142,4 @@ struct SiteRenderer {
         return files
     }
 
-    /// Every file under the templates' `assets/` folder, copied as is.
-    private func assets() throws(TemplateError) -> [OutputFile] {
-        let folder = templates.folder.appendingPathComponent("assets")
-        guard let paths = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] else { return [] }
-        var files: [OutputFile] = []
-        for path in paths.sorted() {
-            let url = folder.appendingPathComponent(path)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
-            do {
-                files.append(OutputFile("assets/" + path, data: try Data(contentsOf: url)))
-            } catch {
-                throw TemplateError("\(url.path): cannot be read (\(FileProblem.describe(error)))")
-            }
-        }
-        return files
-    }
 }

@@ -8,20 +8,32 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The user-editable Mustache templates, loaded once and checked before anything renders.
+/// The user-editable Mustache templates and the theme's assets, loaded once and checked
+/// before anything renders.
 struct TemplateSet: Sendable {
     /// The templates a theme must have.
     static let required = ["layout", "row", "headlines", "sources", "source", "category", "favorites", "read-later", "article", "archive"]
 
-    let folder: URL
+    /// Where the templates come from, for messages: a folder, or the built-in theme.
+    let origin: String
+    /// Files under the theme's `assets/`, copied into the output as they are.
+    let assets: [OutputFile]
     private let library: MustacheLibrary
 
-    init(folder: URL) async throws(TemplateError) {
-        self.folder = folder
+    /// The theme in `folder`; with `builtInIfMissing`, the built-in theme when that folder does not exist.
+    static func load(folder: URL, builtInIfMissing: Bool) async throws(TemplateError) -> TemplateSet {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        if !exists && builtInIfMissing { return try builtIn() }
+        guard exists else {
             throw TemplateError("\(folder.path): the templates folder does not exist (site.json: templates)")
         }
+        return try await TemplateSet(folder: folder)
+    }
+
+    /// The theme in a folder: `*.mustache` templates (in subfolders too) and `assets/`.
+    init(folder: URL) async throws(TemplateError) {
+        origin = folder.path
         do {
             library = try await MustacheLibrary(directory: folder.path)
         } catch let error as MustacheLibrary.ParserError {
@@ -29,24 +41,64 @@ struct TemplateSet: Sendable {
         } catch {
             throw TemplateError("\(folder.path): cannot load templates (\(error))")
         }
-        for name in Self.required where library.getTemplate(named: name) == nil {
-            throw TemplateError("\(folder.appendingPathComponent(name + ".mustache").path): missing; every theme needs \(Self.required.map { $0 + ".mustache" }.joined(separator: ", "))")
+        let files = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).sorted()
+        var texts: [String: String] = [:]
+        for file in files where file.hasSuffix(".mustache") {
+            texts[file] = try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
         }
-        try checkPartials()
+        var assets: [OutputFile] = []
+        for file in files where file.hasPrefix("assets/") {
+            let url = folder.appendingPathComponent(file)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            do {
+                assets.append(OutputFile("assets/" + String(file.dropFirst("assets/".count)), data: try Data(contentsOf: url)))
+            } catch {
+                throw TemplateError("\(url.path): cannot be read (\(FileProblem.describe(error)))")
+            }
+        }
+        self.assets = assets
+        try check(texts: texts, location: { folder.appendingPathComponent($0).path })
     }
 
-    /// Mustache renders a missing partial as nothing; a theme that names one is broken, so say so.
-    private func checkPartials() throws(TemplateError) {
+    /// The default theme built into newsgen (Scripts/embed-theme makes it from Templates/).
+    static func builtIn() throws(TemplateError) -> TemplateSet {
+        var library = MustacheLibrary()
+        for (name, text) in DefaultTheme.templates.sorted(by: { $0.key < $1.key }) {
+            do {
+                try library.register(text, named: name)
+            } catch {
+                throw TemplateError("built-in theme: \(name).mustache: \(error)")
+            }
+        }
+        let set = TemplateSet(
+            origin: "the built-in theme", library: library,
+            assets: DefaultTheme.assets.sorted { $0.key < $1.key }.map { OutputFile("assets/" + $0.key, $0.value) }
+        )
+        try set.check(texts: Dictionary(uniqueKeysWithValues: DefaultTheme.templates.map { ($0.key + ".mustache", $0.value) }),
+                      location: { "built-in theme: \($0)" })
+        return set
+    }
+
+    private init(origin: String, library: MustacheLibrary, assets: [OutputFile]) {
+        self.origin = origin
+        self.library = library
+        self.assets = assets
+    }
+
+    /// Every required template exists, and every partial a template names exists: Mustache would
+    /// render a missing one as nothing, so a theme that names one is broken, and says where.
+    private func check(texts: [String: String], location: (String) -> String) throws(TemplateError) {
+        for name in Self.required where library.getTemplate(named: name) == nil {
+            throw TemplateError("\(location(name + ".mustache")): missing; every theme needs \(Self.required.map { $0 + ".mustache" }.joined(separator: ", "))")
+        }
         let pattern = /\{\{\s*[<>]\s*([^\s}]+)\s*\}\}/
-        let files = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [])
-            .filter { $0.hasSuffix(".mustache") }.sorted()
-        for file in files {
-            guard let text = try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8) else { continue }
+        for (file, text) in texts.sorted(by: { $0.key < $1.key }) {
             for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 for match in line.matches(of: pattern) {
                     let name = String(match.output.1)
                     if library.getTemplate(named: name) == nil {
-                        throw TemplateError("\(folder.appendingPathComponent(file).path):\(index + 1): names the partial \"\(name)\", but there is no \(name).mustache")
+                        throw TemplateError("\(location(file)):\(index + 1): names the partial \"\(name)\", but there is no \(name).mustache")
                     }
                 }
             }
@@ -55,7 +107,7 @@ struct TemplateSet: Sendable {
 
     func render<Content>(_ name: String, _ page: Page<Content>) throws(TemplateError) -> String {
         guard let output = library.render(page, withTemplate: name) else {
-            throw TemplateError("\(folder.appendingPathComponent(name + ".mustache").path): missing")
+            throw TemplateError("\(origin): \(name).mustache is missing")
         }
         return output
     }
