@@ -1,5 +1,5 @@
-/// The values templates see. Plain stored properties only: swift-mustache reads them
-/// through `Mirror`, so computed properties would be invisible to templates.
+/// The values templates see: the stored properties, by name (`TemplateValues` turns each page
+/// into dictionaries before rendering, so computed properties are invisible to templates).
 ///
 /// Every page gets a `Page` with the site, navigation and feed links, and a `content`
 /// specific to its template. Text here is plain; the templates escape it.

@@ -106,7 +106,7 @@ struct TemplateSet: Sendable {
     }
 
     func render<Content>(_ name: String, _ page: Page<Content>) throws(TemplateError) -> String {
-        guard let output = library.render(page, withTemplate: name) else {
+        guard let output = library.render(TemplateValues.convert(page) ?? [String: Any](), withTemplate: name) else {
             throw TemplateError("\(origin): \(name).mustache is missing")
         }
         return output
