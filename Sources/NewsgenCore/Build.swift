@@ -9,13 +9,17 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     case publish(PublishError)
     case locked(String)
 
+    /// A failed validation lists this many problems, then how many more there are.
+    static let problemsShown = 50
+
     public var description: String {
         switch self {
         case .config(let error): error.description
         case .templates(let error): error.description
         case .validation(let report):
-            (report.problems.prefix(20).map(\.description)
-                + ["validation failed: \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s") in \(Set(report.problems.map(\.path)).count) of \(report.filesChecked) files; nothing was published"])
+            (report.problems.prefix(Self.problemsShown).map(\.description)
+                + (report.problems.count > Self.problemsShown ? ["… and \(report.problems.count - Self.problemsShown) more"] : [])
+                + ["validation failed: \(report.summary); nothing was published"])
                 .joined(separator: "\n")
         case .publish(let error): error.description
         case .locked(let message): message
@@ -114,7 +118,7 @@ public struct Build: Sendable {
                 try await publisher.write(files, to: staging)
             } detail: { "\($0.written) written, \($0.unchanged) unchanged" }
             let validation = await clock.run("validate") {
-                await SiteValidator.validate(directory: staging)
+                await SiteValidator.validate(directory: staging, baseURL: config.baseURL)
             } detail: { "\($0.filesChecked) files, \($0.problems.count) problems" }
             guard validation.isValid else { throw BuildError.validation(validation) }
             try await clock.run("publish") { try publisher.swap(in: staging) }

@@ -36,6 +36,11 @@ enum Text {
         }
     }
 
+    /// Whether a text holds a space, tab, line feed, form feed or carriage return (which a URL never does).
+    static func containsASCIIWhitespace(_ text: String) -> Bool {
+        text.utf8.contains { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0C || $0 == 0x0D }
+    }
+
     /// A plain-text excerpt of at most `limit` characters, cut at a word boundary with an ellipsis.
     static func excerpt(_ text: String, limit: Int) -> String {
         guard text.count > limit else { return text }

@@ -21,17 +21,6 @@ enum LibXML {
         }
     }
 
-    /// Checks that a buffer is well-formed XML; returns every diagnostic (empty when it is).
-    static func checkWellFormed(_ bytes: UnsafeRawBufferPointer, url: String) -> [XMLDiagnostic] {
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_COMPACT.rawValue)
-        let (_, diagnostics) = withDiagnostics { () -> Bool in
-            guard let document = readXML(bytes, url: url, options: options) else { return false }
-            xmlFreeDoc(document)
-            return true
-        }
-        return diagnostics.filter { $0.severity != .warning }
-    }
-
     /// What a strict check of one of our own documents found.
     struct CheckedDocument: Sendable {
         /// The tree, when the document is well-formed.
