@@ -36,6 +36,15 @@ public struct BuildReport: Sendable {
     /// Each stage with its duration in seconds, in order.
     public var timings: [(stage: String, seconds: Double)]
 
+    /// The time of all stages, in seconds.
+    public var totalSeconds: Double { timings.reduce(0) { $0 + $1.seconds } }
+
+    /// The validate stage's share of the build, from 0 to 1.
+    public var validationShare: Double {
+        let validation = timings.first { $0.stage == "validate" }?.seconds ?? 0
+        return totalSeconds > 0 ? validation / totalSeconds : 0
+    }
+
     /// The exit status of the contract: 0 when every source is fresh, 3 when one was served
     /// from the cache after failing or could not be shown.
     public var exitStatus: Int32 { sources.allSatisfy(\.isFresh) ? 0 : 3 }

@@ -62,6 +62,8 @@ struct CLITests {
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("public/index.html").path))
         let verbose = try newsgen(["build", "--verbose"], in: site)
         #expect(verbose.stderr.contains("[2/7] fetch 6 sources"), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains(/\[6\/7\] validate \d+ files, 0 problems [0-9.]+ s/), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains(/unchanged, [0-9.]+ s \(validation \d+% of the build\)/), "\(verbose.stderr)")
     }
 
     @Test("validate: 0 on a good site; 1 and path:line:col on a broken file")
