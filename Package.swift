@@ -55,7 +55,12 @@ let package = Package(
         ),
         .testTarget(
             name: "newsgenTests",
-            dependencies: ["newsgen", "NewsgenCore"]
+            dependencies: [
+                "newsgen",
+                "NewsgenCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
     ]
 )

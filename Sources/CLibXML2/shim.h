@@ -1,6 +1,14 @@
 #ifndef NEWSGEN_CLIBXML2_SHIM_H
 #define NEWSGEN_CLIBXML2_SHIM_H
 
+/* Debian's libxml2 is built with ICU, so its encoding.h includes the system's
+ * <unicode/ucnv.h>. Swift 6.3's Foundation brings its own, newer ICU module
+ * (_FoundationICU), and the two definitions of UErrorCode clash when both reach
+ * one Swift module. newsgen never touches the ICU fields of libxml2's encoding
+ * handler (it only holds pointers to it), so the headers are read without ICU. */
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
+
 #include <libxml/parser.h>
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>

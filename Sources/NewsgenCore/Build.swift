@@ -50,8 +50,8 @@ public struct BuildReport: Sendable {
     public var exitStatus: Int32 { sources.allSatisfy(\.isFresh) ? 0 : 3 }
 }
 
-/// The pipeline of DESIGN.md: fetch, store, merge saved lists, render, validate, publish.
-/// (Loading the configuration, stage 1, happens before: `SiteConfig.load`.)
+/// The pipeline of DESIGN.md: load templates, fetch, store, merge saved lists, render, write,
+/// validate, publish. (Loading the configuration happens before: `SiteConfig.load`.)
 public struct Build: Sendable {
     public struct Options: Sendable {
         /// Make no request; build from the cache (and local files) alone.
@@ -68,17 +68,20 @@ public struct Build: Sendable {
     public var config: SiteConfig
     public var options: Options
     public var providers: [any SourceProvider]
+    /// NewsAPI's list of sources for the Sources tab; `nil` for none.
+    public var catalog: NewsAPICatalog?
     public var store: any ArticleStore
     public var now: @Sendable () -> Date
     public var logger: Logger
 
     public init(
-        config: SiteConfig, options: Options = Options(), providers: [any SourceProvider], store: any ArticleStore,
-        now: @escaping @Sendable () -> Date = Date.init, logger: Logger
+        config: SiteConfig, options: Options = Options(), providers: [any SourceProvider], catalog: NewsAPICatalog? = nil,
+        store: any ArticleStore, now: @escaping @Sendable () -> Date = Date.init, logger: Logger
     ) {
         self.config = config
         self.options = options
         self.providers = providers
+        self.catalog = catalog
         self.store = store
         self.now = now
         self.logger = logger
@@ -102,10 +105,11 @@ public struct Build: Sendable {
 
     private func stages() async throws -> BuildReport {
         let started = now()
-        var clock = StageClock(logger: logger, total: 7)
+        var clock = StageClock(logger: logger, total: 8)
         let publisher = Publisher(output: config.output)
 
         let templates = try await clock.run("load templates") { try await TemplateSet(folder: config.templates) }
+        async let available = catalog?.load(now: started, offline: options.offline, logger: logger)
         let sources = await clock.run("fetch") {
             await FetchStage(config: config, providers: providers, store: store, now: started,
                              offline: options.offline, refresh: options.refresh, logger: logger).run()
@@ -113,12 +117,16 @@ public struct Build: Sendable {
             let notFetched = sources.filter { if case .fetched = $0.status { false } else { true } }.count
             return "\(sources.count) sources (\(notFetched) from cache or unavailable), \(sources.reduce(0) { $0 + $1.articles.count }) articles"
         }
+        let archive = await clock.run("store") {
+            await maintainCache(now: started)
+        } detail: { $0.summary }
         let saved = try await clock.run("merge saved lists") {
-            try await SavedStage(config: config, store: store, logger: logger).run(sources: sources)
+            try await SavedStage(config: config, store: store, now: started, logger: logger).run(sources: sources)
         } detail: { "\($0.favorites.count) favorites, \($0.readLater.count) read later" }
-        let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater, generated: started)
+        let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
+                                  archive: archive.articles, generated: started, newsapiSources: await available)
         let files = try await clock.run("render") {
-            try SiteRenderer(templates: templates, content: content).render()
+            try await SiteRenderer(templates: templates, content: content).render()
         } detail: { "\($0.count) files" }
 
         let staging = try publisher.makeStaging()
@@ -136,6 +144,23 @@ public struct Build: Sendable {
         } catch {
             publisher.discard(staging)
             throw error
+        }
+    }
+}
+
+extension Build {
+    /// Stage 3's upkeep: retention (articles no source lists, nobody saved, and not seen for
+    /// keepDays are removed), then the archive (everything kept for the configured sources).
+    /// A cache that cannot do this never sinks the build: the pages show what was fetched now.
+    private func maintainCache(now: Date) async -> (articles: [Article], summary: String) {
+        do {
+            let pruned = try await store.prune(notSeenSince: now.addingTimeInterval(-TimeInterval(config.keepDays) * 86_400))
+            let statistics = try await store.statistics()
+            let articles = try await store.archive(of: Set(config.sources.map(\.id)))
+            return (articles, "cache \(statistics)\(pruned > 0 ? ", \(pruned) pruned" : "")")
+        } catch {
+            logger.warning("cache: \(error)")
+            return ([], "cache unavailable")
         }
     }
 }

@@ -61,13 +61,28 @@ struct BuildRunner: Sendable {
             logger.error("\(error)")
             return 1
         }
+        let store: SQLiteStore
+        do {
+            store = try SQLiteStore.open(at: config.cache, logger: logger)
+        } catch {
+            logger.error("\(error)")
+            return 1
+        }
         let client: HTTPClient? = offline ? nil : HTTPFetcher.makeClient()
         let http = client.map { HTTPFetcher(client: $0) }
+        // NewsAPI requests carry the key in a header, which must not follow a redirect.
+        let keyClient: HTTPClient? = offline ? nil : HTTPFetcher.makeClient(followRedirects: false)
+        let keyHTTP = keyClient.map { HTTPFetcher(client: $0) }
         let build = Build(
             config: config,
             options: .init(offline: offline, refresh: refresh),
-            providers: [FeedProvider(http: http, articlesPerSource: config.articlesPerSource)],
-            store: MemoryStore(),
+            providers: [
+                FeedProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .standard),
+                NewsAPIProvider(config: config, http: keyHTTP, logger: logger),
+                JSONNewsProvider(http: http, articlesPerSource: config.articlesPerSource, logger: logger),
+            ],
+            catalog: NewsAPICatalog(config: config, http: keyHTTP, logger: logger),
+            store: store,
             logger: logger
         )
         let status: Int32
@@ -80,6 +95,7 @@ struct BuildRunner: Sendable {
             status = 1
         }
         try? await client?.shutdown()
+        try? await keyClient?.shutdown()
         withExtendedLifetime(lock) {}
         return status
     }

@@ -19,7 +19,10 @@ struct BuildTests {
         let (logger, recorder) = TestSupport.recordingLogger()
         let build = Build(
             config: config, options: .init(offline: offline),
-            providers: [FeedProvider(http: http, articlesPerSource: config.articlesPerSource)],
+            providers: [
+                FeedProvider(http: http, articlesPerSource: config.articlesPerSource),
+                JSONNewsProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .none),
+            ],
             store: MemoryStore(), now: { Self.now }, logger: logger
         )
         return (try await build.run(), recorder)
@@ -57,6 +60,14 @@ struct BuildTests {
         #expect(favorites.contains("Not listed by any source now"), "an unmatched entry still appears")
         let rss = try read(output, "feeds/headlines.rss")
         #expect(rss.contains(#"<atom:link href="https://news.example.org/feeds/headlines.rss" rel="self""#))
+        let articles = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("articles").path)
+        #expect(articles.count == 46, "a page per article (47 in the samples, one syndicated twice)")
+        #expect(articles.contains { $0.hasPrefix("coastal-nations-sign-pact-to-share-storm-surge-") })
+        #expect(index.contains("class=\"details\" href=\"articles/coastal-nations-sign-pact"), "rows link their article's page")
+        let archive = try read(output, "archive/page/1/index.html")
+        #expect(archive.contains("page 1 of 1"))
+        let search = try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("search.json"))) as? [String: Any]
+        #expect((search?["articles"] as? [Any])?.count == 46)
         let opml = try read(output, "feeds/sources.opml")
         #expect(opml.contains("xmlUrl=\"https://news.example.org/feeds/sources/touchline.rss\""))
     }
@@ -105,7 +116,7 @@ struct BuildTests {
         let (report, log) = try await build(config, offline: true)
         #expect(report.exitStatus == 3)
         #expect(log.warnings.first?.contains("source \"remote\": offline, and the cache holds nothing younger than 7 days") == true)
-        #expect(report.sources.filter(\.isFresh).count == 6, "local files are read offline")
+        #expect(report.sources.filter(\.isFresh).count == 7, "local files (feeds and the JSON news file) are read offline")
     }
 
     @Test("every tab explains why it is empty")

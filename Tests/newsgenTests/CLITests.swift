@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import NewsgenCore
 import Testing
 
@@ -61,8 +64,9 @@ struct CLITests {
         #expect(run.stdout.isEmpty && run.stderr.isEmpty, "quiet under cron: \(run.stdout) \(run.stderr)")
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("public/index.html").path))
         let verbose = try newsgen(["build", "--verbose"], in: site)
-        #expect(verbose.stderr.contains("[2/7] fetch 6 sources"), "\(verbose.stderr)")
-        #expect(verbose.stderr.contains(/\[6\/7\] validate \d+ files, 0 problems [0-9.]+ s/), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("[2/8] fetch 7 sources"), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("[3/8] store cache "), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains(/\[\d\/8\] validate \d+ files, 0 problems [0-9.]+ s/), "\(verbose.stderr)")
         #expect(verbose.stderr.contains(/unchanged, [0-9.]+ s \(validation \d+% of the build\)/), "\(verbose.stderr)")
     }
 
@@ -144,11 +148,69 @@ struct CLITests {
         #expect(!run.stderr.isEmpty)
     }
 
+    @Test("saved add, list and remove edit the saved file the config names")
+    func saved() throws {
+        let site = try sampleSite()
+        let add = try newsgen(["saved", "add", "https://example.com/later", "--list", "read-later", "--title", "Later"], in: site)
+        #expect(add.status == 0)
+        #expect(add.stdout == "Saved to Read Later: https://example.com/later\n")
+        let list = try newsgen(["saved", "list"], in: site)
+        #expect(list.stdout.contains("Read Later (4)"))
+        #expect(list.stdout.contains("Later — https://example.com/later"))
+        let saved = try String(contentsOf: site.appendingPathComponent("Samples/saved.json"), encoding: .utf8)
+        #expect(saved.contains(#""device": "laptop""#), "unknown fields are kept")
+        #expect(try newsgen(["build"], in: site).status == 0)
+        #expect(try String(contentsOf: site.appendingPathComponent("public/read-later/index.html"), encoding: .utf8).contains(">Later</a>"))
+        let remove = try newsgen(["saved", "remove", "https://example.com/later"], in: site)
+        #expect(remove.status == 0)
+        let again = try newsgen(["saved", "remove", "https://example.com/later"], in: site)
+        #expect(again.status == 1)
+        #expect(again.stderr == "newsgen: error: https://example.com/later is not in Favorites or Read Later\n")
+        #expect(try newsgen(["saved", "add", "not-a-url"], in: site).status == 2)
+    }
+
+    @Test("serve: builds, then serves pages and feeds on 127.0.0.1 with their content types")
+    func serve() async throws {
+        let site = try sampleSite()
+        let port = Int.random(in: 20_000...40_000)
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["serve", "--port", String(port), "--offline"]
+        process.currentDirectoryURL = site
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = Pipe()
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+
+        func get(_ path: String) async throws -> (Int, String?, Data) {
+            let (data, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+            let http = response as? HTTPURLResponse
+            return (http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Content-Type"), data)
+        }
+        var ready = false
+        for _ in 0..<100 where !ready {
+            try await Task.sleep(for: .milliseconds(200))
+            ready = (try? await get("/")) != nil
+        }
+        try #require(ready, "the server did not come up")
+        let (status, type, body) = try await get("/")
+        #expect(status == 200)
+        #expect(type == "text/html; charset=utf-8")
+        #expect(String(decoding: body, as: UTF8.self).contains("<h1>Headlines</h1>"))
+        #expect(try await get("/sources/").1 == "text/html; charset=utf-8", "a folder serves its index.html")
+        #expect(try await get("/feeds/headlines.rss").1 == "application/rss+xml; charset=utf-8")
+        #expect(try await get("/feeds/headlines.atom").1 == "application/atom+xml; charset=utf-8")
+        #expect(try await get("/feeds/sources.opml").1 == "text/x-opml; charset=utf-8")
+        #expect(try await get("/nowhere").0 == 404)
+        #expect(try await get("/../site.json").0 != 200, "nothing outside the output folder")
+    }
+
     @Test("--help lists the commands")
     func help() throws {
         let run = try newsgen(["--help"])
         #expect(run.status == 0)
-        for command in ["build", "validate", "serve"] { #expect(run.stdout.contains(command)) }
+        for command in ["build", "validate", "serve", "saved", "sources"] { #expect(run.stdout.contains(command)) }
     }
 
     @Test("a second build while one runs exits 1 at once; nothing is touched")

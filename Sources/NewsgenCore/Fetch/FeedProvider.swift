@@ -5,12 +5,15 @@ public struct FeedProvider: SourceProvider {
     let http: HTTPFetcher?
     let articlesPerSource: Int
     let maximumBytes: Int
+    /// Retries of 429, 5xx and connection failures; none unless asked (`newsgen build` asks).
+    let retry: RetryPolicy
 
     /// `http` is `nil` when the build may make no request (`--offline`).
-    public init(http: HTTPFetcher?, articlesPerSource: Int, maximumBytes: Int = 10 * 1_048_576) {
+    public init(http: HTTPFetcher?, articlesPerSource: Int, maximumBytes: Int = 10 * 1_048_576, retry: RetryPolicy = .none) {
         self.http = http
         self.articlesPerSource = articlesPerSource
         self.maximumBytes = maximumBytes
+        self.retry = retry
     }
 
     public func handles(_ source: SourceConfig) -> Bool {
@@ -31,15 +34,16 @@ public struct FeedProvider: SourceProvider {
             var headers: [(String, String)] = [("Accept", "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5")]
             if let etag = request.etag { headers.append(("If-None-Match", etag)) }
             if let lastModified = request.lastModified { headers.append(("If-Modified-Since", lastModified)) }
+            let (result, attempts) = await http.get(url, headers: headers, retrying: retry)
+            let tries = attempts > 1 ? " (\(attempts) attempts)" : ""
             let response: HTTPResponse
-            do {
-                response = try await http.get(url, headers: headers)
-            } catch {
-                throw SourceError(error.description)
+            switch result {
+            case .success(let answer): response = answer
+            case .failure(let error): throw SourceError(error.description + tries)
             }
             if response.status == 304 { return .notModified }
             guard (200..<300).contains(response.status) else {
-                throw SourceError("HTTP \(response.status) from \(url.host ?? url.absoluteString)", status: response.status)
+                throw SourceError("HTTP \(response.status) from \(url.host ?? url.absoluteString)\(tries)", status: response.status)
             }
             var content = try parse(response.body, name: url.absoluteString, base: url, source: request.source)
             content.etag = response.header("ETag")

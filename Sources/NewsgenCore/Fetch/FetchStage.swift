@@ -15,14 +15,15 @@ struct FetchStage: Sendable {
     var concurrency = 8
 
     func run() async -> [SourceReport] {
-        await withTaskGroup(of: (Int, SourceReport).self) { group in
+        let skipped = SkippedSources()
+        let reports = await withTaskGroup(of: (Int, SourceReport).self) { group in
             var next = 0
             var reports = [SourceReport?](repeating: nil, count: config.sources.count)
             func startNext() {
                 guard next < config.sources.count else { return }
                 let index = next
                 let source = config.sources[index]
-                group.addTask { (index, await self.report(for: source)) }
+                group.addTask { (index, await self.report(for: source, skipped: skipped)) }
                 next += 1
             }
             for _ in 0..<min(concurrency, config.sources.count) { startNext() }
@@ -32,9 +33,11 @@ struct FetchStage: Sendable {
             }
             return reports.compactMap { $0 }
         }
+        for line in skipped.warnings(order: config.sources.map(\.id)) { logger.warning("\(line)") }
+        return reports
     }
 
-    private func report(for source: SourceConfig) async -> SourceReport {
+    private func report(for source: SourceConfig, skipped: SkippedSources) async -> SourceReport {
         let state = await storeCall(source) { try await store.state(of: source.id) } ?? nil
         let maximumAge = TimeInterval(config.maxCacheAgeDays) * 86_400
 
@@ -68,12 +71,22 @@ struct FetchStage: Sendable {
             return make(.unavailable(since: state?.failingSince ?? state?.lastSuccess, error: reason), articles: [])
         }
 
-        if !refresh && !source.isLocal, let lastSuccess = state?.lastSuccess,
-           now.timeIntervalSince(lastSuccess) < TimeInterval(refreshMinutes(source) * 60) {
-            let articles = await cached()
-            if !articles.isEmpty || state?.lastError == nil {
-                logger.debug("source \"\(source.id)\": fetched \(Int(now.timeIntervalSince(lastSuccess) / 60)) min ago, within its refresh interval")
-                return make(.recent(lastSuccess: lastSuccess), articles: articles)
+        // A minimum interval between requests, counted from the last attempt: within it, the
+        // source is shown as that attempt left it, without a new request.
+        if !refresh && !source.isLocal, let lastAttempt = state?.lastAttempt,
+           now.timeIntervalSince(lastAttempt) < TimeInterval(refreshMinutes(source) * 60) {
+            let minutes = Int(now.timeIntervalSince(lastAttempt) / 60)
+            if let error = state?.lastError {
+                if let (lastSuccess, articles) = await usableCache() {
+                    logger.warning("source \"\(source.id)\": \(error) (\(minutes) min ago; not retried within its refresh interval); showing \(articles.count) cached articles from \(DisplayDate.readable(lastSuccess))")
+                    return make(.stale(lastSuccess: lastSuccess, error: error), articles: articles)
+                }
+                logger.warning("source \"\(source.id)\": \(error) (\(minutes) min ago; not retried within its refresh interval)")
+                return make(.unavailable(since: state?.failingSince ?? lastAttempt, error: error), articles: [])
+            }
+            if let lastSuccess = state?.lastSuccess {
+                logger.debug("source \"\(source.id)\": fetched \(minutes) min ago, within its refresh interval")
+                return make(.recent(lastSuccess: lastSuccess), articles: await cached())
             }
         }
 
@@ -81,6 +94,16 @@ struct FetchStage: Sendable {
             let reason = Self.missingProviderReason(source)
             logger.warning("source \"\(source.id)\": \(reason)")
             return make(.unavailable(since: nil, error: reason), articles: [])
+        }
+
+        // Not attempted, so not a failure of the source: the store is left as it is, and
+        // one warning covers all the provider's sources.
+        if let skip = provider.unavailable {
+            skipped.add(source.id, skip)
+            if let (lastSuccess, articles) = await usableCache() {
+                return make(.stale(lastSuccess: lastSuccess, error: skip.reason), articles: articles)
+            }
+            return make(.unavailable(since: nil, error: skip.reason), articles: [])
         }
 
         do {
@@ -134,6 +157,33 @@ struct FetchStage: Sendable {
         case .newsapi: "NewsAPI sources are not supported by this build of newsgen"
         case .json: "JSON news API sources are not supported by this build of newsgen"
         case .feed: "no provider reads feed sources"
+        }
+    }
+}
+
+/// The sources skipped because their provider could not work, collected across the fetch tasks.
+final class SkippedSources: @unchecked Sendable {
+    private let lock = NSLock()
+    private var skipped: [(id: String, reason: ProviderUnavailable)] = []
+
+    func add(_ id: String, _ reason: ProviderUnavailable) {
+        lock.withLock { skipped.append((id, reason)) }
+    }
+
+    /// One line per reason, the ids in config order: "NEWS_API_KEY is not set; skipping 3 NewsAPI sources: a, b, c".
+    func warnings(order: [String]) -> [String] {
+        let all = lock.withLock { skipped }
+        var groups: [(reason: ProviderUnavailable, ids: [String])] = []
+        for id in order {
+            guard let reason = all.first(where: { $0.id == id })?.reason else { continue }
+            if let index = groups.firstIndex(where: { $0.reason == reason }) {
+                groups[index].ids.append(id)
+            } else {
+                groups.append((reason, [id]))
+            }
+        }
+        return groups.map { reason, ids in
+            "\(reason.reason); skipping \(ids.count) \(reason.kind) source\(ids.count == 1 ? "" : "s"): \(ids.joined(separator: ", "))"
         }
     }
 }

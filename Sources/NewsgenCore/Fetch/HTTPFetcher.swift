@@ -47,9 +47,12 @@ public struct HTTPFetcher: Sendable {
     private let client: HTTPClient
 
     /// The client this fetcher uses; the caller owns it and shuts it down.
-    public static func makeClient(maximumBytes: Int = 10 * 1_048_576) -> HTTPClient {
+    ///
+    /// Requests that carry a secret (NewsAPI's X-Api-Key) need `followRedirects: false`:
+    /// AsyncHTTPClient sends custom headers along to wherever a redirect points.
+    public static func makeClient(maximumBytes: Int = 10 * 1_048_576, followRedirects: Bool = true) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            redirectConfiguration: followRedirects ? .follow(max: 5, allowCycles: false) : .disallow,
             timeout: .init(connect: .seconds(10), read: .seconds(30)),
             decompression: .enabled(limit: .size(maximumBytes))
         )

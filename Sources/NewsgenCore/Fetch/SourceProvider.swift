@@ -57,9 +57,29 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { message }
 }
 
+/// Why a provider can fetch none of its sources in this build, such as a missing API key.
+public struct ProviderUnavailable: Sendable, Hashable {
+    /// Starts the warning line: "NEWS_API_KEY is not set".
+    public var reason: String
+    /// What its sources are called in that line: "NewsAPI".
+    public var kind: String
+
+    public init(reason: String, kind: String) {
+        self.reason = reason
+        self.kind = kind
+    }
+}
+
 /// Fetches the articles of one kind of source. Feeds, NewsAPI and JSON news APIs each have one.
 public protocol SourceProvider: Sendable {
     /// Whether this provider serves the source.
     func handles(_ source: SourceConfig) -> Bool
     func fetch(_ request: FetchRequest) async throws(SourceError) -> FetchOutcome
+    /// `nil` when the provider can work. Otherwise the fetch stage does not call it: its sources
+    /// are shown from the cache or as unavailable, with one warning line for all of them.
+    var unavailable: ProviderUnavailable? { get }
+}
+
+extension SourceProvider {
+    public var unavailable: ProviderUnavailable? { nil }
 }

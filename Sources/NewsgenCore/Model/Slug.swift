@@ -2,21 +2,28 @@ import Foundation
 
 /// Slugs for paths in the output (`categories/<slug>/`, `articles/<slug>/`).
 enum Slug {
-    /// Lowercase ASCII letters and digits joined by single hyphens; at most `limit` characters.
-    /// Letters with diacritics lose them; anything else becomes a separator.
+    /// Lowercase ASCII letters and digits joined by single hyphens; at most `limit` characters,
+    /// cut at a word boundary. Letters with diacritics lose them; anything else is a separator.
     static func make(_ text: String, limit: Int = 60) -> String {
         let folded = text.applyingTransform(.stripDiacritics, reverse: false) ?? text
         var slug = ""
         var pendingHyphen = false
         for scalar in folded.lowercased().unicodeScalars {
             if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
-                if pendingHyphen && !slug.isEmpty { slug += "-" }
+                if pendingHyphen && !slug.isEmpty {
+                    if slug.count >= limit { break }
+                    slug += "-"
+                }
                 pendingHyphen = false
                 slug.unicodeScalars.append(scalar)
-                if slug.count >= limit { break }
             } else {
                 pendingHyphen = true
             }
+        }
+        if slug.count > limit {
+            // One long word, or a cut in the middle of one: end at the last whole word that fits.
+            let prefix = slug.prefix(limit)
+            slug = prefix.lastIndex(of: "-").map { String(prefix[..<$0]) } ?? String(prefix)
         }
         while slug.hasSuffix("-") { slug.removeLast() }
         return slug

@@ -232,7 +232,8 @@ extension FeedDate {
     }
 
     /// A UTC date broken into calendar fields, for the formatters.
-    private struct BrokenDownTime {
+    /// A date's calendar fields in UTC (for formats of other parts of newsgen).
+    struct BrokenDownTime {
         var year: Int, month: Int, day: Int
         var hour: Int, minute: Int, second: Int
         /// 0 = Sunday.

@@ -57,6 +57,8 @@ struct EmptyState: Sendable {
 struct ArticleRow: Sendable {
     var title: String
     var href: String
+    /// The article's own page on this site.
+    var page: String?
     var summary: String?
     var author: String?
     var sourceName: String?
@@ -110,15 +112,38 @@ struct SourceRow: Sendable {
     var selected: Bool
 }
 
+/// One source NewsAPI offers, on the Sources tab.
+struct AvailableSourceRow: Sendable {
+    /// NewsAPI's id, the value of `"newsapi"` in site.json.
+    var id: String
+    var name: String
+    /// The page of the configured source, when this one is selected.
+    var href: String?
+    /// The outlet's own website.
+    var website: String?
+    var description: String?
+    var category: String
+    var language: String
+    var selected: Bool
+}
+
 struct SourcesContent: Sendable {
     var sources: [SourceRow]
     var hasSources: Bool
     var empty: EmptyState?
+    /// NewsAPI's list, when the site uses NewsAPI and the list could be had.
+    var available: [AvailableSourceRow]
+    var hasAvailable: Bool
+    /// "84 English sources, listed 21 Nov 2026 08:00 UTC; 2 selected."
+    var availableNote: String?
 
-    init(sources: [SourceRow], empty: EmptyState?) {
+    init(sources: [SourceRow], empty: EmptyState?, available: [AvailableSourceRow] = [], availableNote: String? = nil) {
         self.sources = sources
         self.hasSources = !sources.isEmpty
         self.empty = empty
+        self.available = available
+        self.hasAvailable = !available.isEmpty
+        self.availableNote = availableNote
     }
 }
 
@@ -136,4 +161,23 @@ struct ArticleListContent: Sendable {
         self.source = source
         self.empty = empty
     }
+}
+
+/// One article's page: image, title, summary, source, author, time, link to the original.
+struct ArticleContent: Sendable {
+    var article: ArticleRow
+    var categories: [String]
+    var url: String?
+    var domain: String?
+}
+
+/// One page of the archive, with links to its neighbours.
+struct ArchiveContent: Sendable {
+    var articles: [ArticleRow]
+    var hasArticles: Bool
+    var number: Int
+    var pageCount: Int
+    var newer: String?
+    var older: String?
+    var empty: EmptyState?
 }

@@ -13,6 +13,11 @@ struct SiteModelBuilder {
     /// Every article shown, across sources, de-duplicated, newest first.
     let headlines: [Article]
     let categories: [Category]
+    /// Everything cached for the configured sources and everything shown now, newest first.
+    let archive: [Article]
+    /// The articles that get a page of their own: the archive and the saved articles sources listed.
+    let articlesWithPages: [Article]
+    private let articleSlugs: [String: String]
     private let sourcesByID: [String: SourceReport]
     private let savedIDs: [SavedListKind: Set<String>]
 
@@ -37,6 +42,16 @@ struct SiteModelBuilder {
         for article in headlines {
             grouped[categoryOfSource[article.sourceID] ?? Self.categoryName(nil), default: []].append(article)
         }
+        archive = (headlines + content.archive).sortedNewestFirst().deduplicated()
+        let savedWithSources = (content.favorites + content.readLater).filter { $0.matched && !$0.article.sourceID.isEmpty }.map(\.article)
+        var seenIDs = Set<String>()
+        articlesWithPages = (archive + savedWithSources).filter { seenIDs.insert($0.id).inserted }
+        articleSlugs = Dictionary(articlesWithPages.map { article in
+            let words = Slug.make(article.title, limit: 50)
+            let digest = Slug.digest(article.id).prefix(8)
+            return (article.id, words.isEmpty ? String(digest) : "\(words)-\(digest)")
+        }, uniquingKeysWith: { first, _ in first })
+
         var usedSlugs = Set<String>()
         categories = order.compactMap { name in
             guard let articles = grouped[name], !articles.isEmpty else { return nil }
@@ -92,8 +107,56 @@ struct SiteModelBuilder {
             root: root, path: SitePaths.sourcesPage, title: "Sources — \(content.config.title)", heading: "Sources",
             intro: "Every source this site follows, how its last fetch went, and its feeds.",
             current: "Sources", feeds: feeds,
-            content: SourcesContent(sources: content.sources.map { sourceRow($0, root: root) }, empty: empty)
+            content: SourcesContent(
+                sources: content.sources.map { sourceRow($0, root: root) }, empty: empty,
+                available: availableRows(root: root), availableNote: availableNote()
+            )
         )
+    }
+
+    /// NewsAPI's sources, those the site follows marked selected and linked to their page.
+    private func availableRows(root: String) -> [AvailableSourceRow] {
+        guard let list = content.newsapiSources else { return [] }
+        let selected = Self.selectedNewsAPISources(content.sources.map(\.config))
+        return list.sources
+            .sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
+            .map { source in
+                let page = selected[source.id]
+                return AvailableSourceRow(
+                    id: source.id, name: source.name, href: page.map { root + SitePaths.sourcePage($0) },
+                    website: source.url, description: source.description.isEmpty ? nil : source.description,
+                    category: Self.categoryName(source.category), language: source.language,
+                    selected: page != nil
+                )
+            }
+    }
+
+    private func availableNote() -> String? {
+        guard let list = content.newsapiSources else { return nil }
+        let selected = Self.selectedNewsAPISources(content.sources.map(\.config))
+        let count = list.sources.filter { selected[$0.id] != nil }.count
+        let language = Locale(identifier: "en").localizedString(forLanguageCode: list.language) ?? list.language
+        return "\(list.sources.count) \(language) sources, as NewsAPI listed them on \(DisplayDate.readable(list.fetchedAt)); "
+            + "\(count) selected. To follow one, add { \"id\": \"…\", \"newsapi\": \"<its id>\" } to sources in site.json."
+    }
+
+    /// NewsAPI source id → the id of the configured source that follows it (by id, or in a
+    /// `sources` parameter).
+    static func selectedNewsAPISources(_ sources: [SourceConfig]) -> [String: String] {
+        var selected: [String: String] = [:]
+        for source in sources {
+            guard case .newsapi(let query) = source.kind else { continue }
+            switch query {
+            case .source(let id):
+                if selected[id] == nil { selected[id] = source.id }
+            case .topHeadlines(let parameters), .everything(let parameters):
+                for id in (parameters["sources"] ?? "").split(separator: ",") {
+                    let id = id.trimmingCharacters(in: .whitespaces)
+                    if !id.isEmpty, selected[id] == nil { selected[id] = source.id }
+                }
+            }
+        }
+        return selected
     }
 
     func sourcePage(_ source: SourceReport, root: String) -> Page<ArticleListContent> {
@@ -120,7 +183,8 @@ struct SiteModelBuilder {
             root: root, path: SitePaths.categoryPage(category.slug), title: "\(category.name) — \(content.config.title)", heading: category.name,
             intro: nil, current: "Headlines",
             feeds: feedLinks(SitePaths.categoryFeed(category.slug), title: "\(content.config.title) — \(category.name)", root: root),
-            content: ArticleListContent(articles: rows(category.articles, root: root), notice: nil, source: nil, empty: nil)
+            content: ArticleListContent(articles: rows(Array(category.articles.prefix(SiteRenderer.categoryLimit)), root: root),
+                                        notice: nil, source: nil, empty: nil)
         )
     }
 
@@ -143,6 +207,74 @@ struct SiteModelBuilder {
             feeds: feedLinks(SitePaths.savedFeed(kind), title: "\(content.config.title) — \(kind.title)", root: root),
             content: ArticleListContent(articles: rows, notice: nil, source: nil, empty: empty)
         )
+    }
+
+    func articlePath(_ article: Article) -> String? {
+        articleSlugs[article.id].map(SitePaths.articlePage)
+    }
+
+    func articlePage(_ article: Article, root: String) -> Page<ArticleContent> {
+        let source = sourcesByID[article.sourceID]
+        let feeds = source.map { feedLinks(SitePaths.sourceFeed($0.id), title: $0.name, root: root) }
+            ?? feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root)
+        return page(
+            root: root, path: articlePath(article) ?? "", title: "\(article.title) — \(content.config.title)", heading: article.title,
+            intro: nil, current: "", feeds: feeds,
+            content: ArticleContent(
+                article: row(article, root: root, lead: false), categories: article.categories, url: article.url,
+                domain: article.url.flatMap(URL.init(string:))?.host
+            )
+        )
+    }
+
+    var archivePageCount: Int {
+        max(1, (archive.count + SiteRenderer.archivePageSize - 1) / SiteRenderer.archivePageSize)
+    }
+
+    func archivePage(_ number: Int, root: String) -> Page<ArchiveContent> {
+        let size = SiteRenderer.archivePageSize
+        let slice = Array(archive.dropFirst((number - 1) * size).prefix(size))
+        let count = archivePageCount
+        let empty = archive.isEmpty
+            ? EmptyState(title: "Nothing archived yet", message: "The archive holds every article the cache keeps; nothing has been fetched yet.")
+            : nil
+        return page(
+            root: root, path: SitePaths.archivePage(number),
+            title: "Archive, page \(number) of \(count) — \(content.config.title)", heading: "Archive",
+            intro: "Every article in the cache, newest first: page \(number) of \(count).",
+            current: "", feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
+            content: ArchiveContent(
+                articles: rows(slice, root: root), hasArticles: !slice.isEmpty, number: number, pageCount: count,
+                newer: number > 1 ? root + SitePaths.archivePage(number - 1) : nil,
+                older: number < count ? root + SitePaths.archivePage(number + 1) : nil,
+                empty: empty
+            )
+        )
+    }
+
+    /// search.json: every archived article with its page, for a client-side search.
+    func searchIndex() -> String {
+        struct Entry: Encodable {
+            var title: String
+            var summary: String
+            var url: String?
+            var page: String?
+            var source: String?
+            var published: String?
+        }
+        struct Index: Encodable {
+            var version = 1
+            var generated: String
+            var articles: [Entry]
+        }
+        let index = Index(generated: FeedDate.rfc3339(content.generated), articles: archive.map { article in
+            Entry(title: article.title, summary: article.summary, url: article.url, page: articlePath(article),
+                  source: sourcesByID[article.sourceID]?.name, published: article.published.map(FeedDate.rfc3339))
+        })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(index) else { return "{}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
     }
 
     // MARK: - Feeds
@@ -237,9 +369,11 @@ struct SiteModelBuilder {
 
     private func row(_ article: Article, root: String, lead: Bool) -> ArticleRow {
         let source = sourcesByID[article.sourceID]
+        let page = articlePath(article).map { root + $0 }
         return ArticleRow(
             title: article.title,
-            href: article.url ?? link(root: root, to: source.map { SitePaths.sourcePage($0.id) } ?? SitePaths.headlinesPage),
+            href: article.url ?? page ?? link(root: root, to: source.map { SitePaths.sourcePage($0.id) } ?? SitePaths.headlinesPage),
+            page: page,
             summary: article.summary.isEmpty ? nil : article.summary,
             author: article.author,
             sourceName: source?.name,

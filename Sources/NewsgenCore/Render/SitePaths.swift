@@ -7,6 +7,9 @@ enum SitePaths {
     static func sourcePage(_ id: String) -> String { "sources/\(id)/" }
     static func categoryPage(_ slug: String) -> String { "categories/\(slug)/" }
     static func savedPage(_ kind: SavedListKind) -> String { "\(kind.slug)/" }
+    static func articlePage(_ slug: String) -> String { "articles/\(slug)/" }
+    static func archivePage(_ number: Int) -> String { "archive/page/\(number)/" }
+    static let searchIndex = "search.json"
 
     static let headlinesFeed = "feeds/headlines"
     static func sourceFeed(_ id: String) -> String { "feeds/sources/\(id)" }

@@ -22,14 +22,21 @@ public struct SiteContent: Sendable {
     public var sources: [SourceReport]
     public var favorites: [SavedArticle]
     public var readLater: [SavedArticle]
+    /// Everything in the cache for the configured sources, newest first.
+    public var archive: [Article]
     public var generated: Date
+    /// NewsAPI's list of sources to choose from, for the Sources tab; `nil` without NewsAPI.
+    public var newsapiSources: NewsAPISourceList?
 
-    public init(config: SiteConfig, sources: [SourceReport], favorites: [SavedArticle], readLater: [SavedArticle], generated: Date) {
+    public init(config: SiteConfig, sources: [SourceReport], favorites: [SavedArticle], readLater: [SavedArticle],
+                archive: [Article] = [], generated: Date, newsapiSources: NewsAPISourceList? = nil) {
         self.config = config
         self.sources = sources
         self.favorites = favorites
         self.readLater = readLater
+        self.archive = archive
         self.generated = generated
+        self.newsapiSources = newsapiSources
     }
 
     func saved(_ kind: SavedListKind) -> [SavedArticle] { kind == .favorites ? favorites : readLater }
@@ -41,6 +48,10 @@ struct SiteRenderer {
     static let sectionLimit = 8
     /// Entries in each feed.
     static let feedLimit = 100
+    /// Articles on a category's page (the archive has the rest).
+    static let categoryLimit = 100
+    /// Articles per archive page.
+    static let archivePageSize = 50
 
     let templates: TemplateSet
     let content: SiteContent
@@ -50,39 +61,84 @@ struct SiteRenderer {
         FeedContext(baseURL: config.baseURL, language: config.language, siteTitle: config.title, generated: content.generated)
     }
 
+    /// One file to produce; jobs run in parallel across the machine's cores.
+    private struct Job: Sendable {
+        var path: String
+        var make: @Sendable () throws(TemplateError) -> String
+    }
+
     /// Every page, feed and asset of the site.
-    func render() throws(TemplateError) -> [OutputFile] {
+    func render() async throws(TemplateError) -> [OutputFile] {
         let model = SiteModelBuilder(content: content)
-        var files: [OutputFile] = []
+        let templates = self.templates
+        var jobs: [Job] = []
         var pages: [String] = []
 
-        func page<C>(_ path: String, template: String, _ build: (String) -> Page<C>) throws(TemplateError) {
+        func page<C: Sendable>(_ path: String, template: String, _ build: @escaping @Sendable (String) -> Page<C>) {
             let root = SitePaths.root(fromPage: path)
-            files.append(OutputFile(SitePaths.file(forPage: path), try templates.render(template, build(root))))
+            jobs.append(Job(path: SitePaths.file(forPage: path)) { () throws(TemplateError) in try templates.render(template, build(root)) })
             pages.append(path)
         }
 
-        try page(SitePaths.headlinesPage, template: "headlines") { model.headlinesPage(root: $0) }
-        try page(SitePaths.sourcesPage, template: "sources") { model.sourcesPage(root: $0) }
+        page(SitePaths.headlinesPage, template: "headlines") { model.headlinesPage(root: $0) }
+        page(SitePaths.sourcesPage, template: "sources") { model.sourcesPage(root: $0) }
         for source in content.sources {
-            try page(SitePaths.sourcePage(source.id), template: "source") { model.sourcePage(source, root: $0) }
+            page(SitePaths.sourcePage(source.id), template: "source") { model.sourcePage(source, root: $0) }
         }
         for category in model.categories {
-            try page(SitePaths.categoryPage(category.slug), template: "category") { model.categoryPage(category, root: $0) }
+            page(SitePaths.categoryPage(category.slug), template: "category") { model.categoryPage(category, root: $0) }
         }
         for kind in SavedListKind.allCases {
-            try page(SitePaths.savedPage(kind), template: kind.slug) { model.savedPage(kind, root: $0) }
+            page(SitePaths.savedPage(kind), template: kind.slug) { model.savedPage(kind, root: $0) }
+        }
+        for number in 1...model.archivePageCount {
+            page(SitePaths.archivePage(number), template: "archive") { model.archivePage(number, root: $0) }
+        }
+        for article in model.articlesWithPages {
+            guard let path = model.articlePath(article) else { continue }
+            page(path, template: "article") { model.articlePage(article, root: $0) }
         }
 
         let context = feedContext
         for list in model.feedLists() {
-            files.append(OutputFile(list.feedPath + ".rss", RSSWriter.write(list, context: context)))
-            files.append(OutputFile(list.feedPath + ".atom", AtomWriter.write(list, context: context)))
-            files.append(OutputFile(list.feedPath + ".json", JSONFeedWriter.write(list, context: context)))
+            jobs.append(Job(path: list.feedPath + ".rss") { RSSWriter.write(list, context: context) })
+            jobs.append(Job(path: list.feedPath + ".atom") { AtomWriter.write(list, context: context) })
+            jobs.append(Job(path: list.feedPath + ".json") { JSONFeedWriter.write(list, context: context) })
         }
-        files.append(OutputFile(SitePaths.opml, OPMLWriter.write(model.opmlOutlines(), context: context)))
-        files.append(OutputFile(SitePaths.sitemap, SitemapWriter.write(pages: pages, context: context)))
-        files += try assets()
+        jobs.append(Job(path: SitePaths.opml) { OPMLWriter.write(model.opmlOutlines(), context: context) })
+        jobs.append(Job(path: SitePaths.sitemap) { [pages] in SitemapWriter.write(pages: pages, context: context) })
+        jobs.append(Job(path: SitePaths.searchIndex) { model.searchIndex() })
+
+        return try await Self.run(jobs) + assets()
+    }
+
+    /// Runs the jobs in as many chunks as there are cores, keeping their order.
+    private static func run(_ jobs: [Job]) async throws(TemplateError) -> [OutputFile] {
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let chunkSize = max(1, (jobs.count + workers - 1) / workers)
+        let chunks = stride(from: 0, to: jobs.count, by: chunkSize).map { Array(jobs[$0..<min($0 + chunkSize, jobs.count)]) }
+        let results = await withTaskGroup(of: (Int, Result<[OutputFile], TemplateError>).self) { group in
+            for (index, chunk) in chunks.enumerated() {
+                group.addTask {
+                    do throws(TemplateError) {
+                        return (index, .success(try chunk.map { job throws(TemplateError) in OutputFile(job.path, try job.make()) }))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var results: [(Int, Result<[OutputFile], TemplateError>)] = []
+            for await result in group { results.append(result) }
+            return results.sorted { $0.0 < $1.0 }
+        }
+        var files: [OutputFile] = []
+        files.reserveCapacity(jobs.count)
+        for (_, result) in results {
+            switch result {
+            case .success(let chunk): files += chunk
+            case .failure(let error): throw error
+            }
+        }
         return files
     }
 

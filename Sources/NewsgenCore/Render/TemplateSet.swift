@@ -11,7 +11,7 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
 /// The user-editable Mustache templates, loaded once and checked before anything renders.
 struct TemplateSet: Sendable {
     /// The templates a theme must have.
-    static let required = ["layout", "row", "headlines", "sources", "source", "category", "favorites", "read-later"]
+    static let required = ["layout", "row", "headlines", "sources", "source", "category", "favorites", "read-later", "article", "archive"]
 
     let folder: URL
     private let library: MustacheLibrary

@@ -6,6 +6,7 @@ import Logging
 struct SavedStage: Sendable {
     var config: SiteConfig
     var store: any ArticleStore
+    var now: Date
     var logger: Logger
 
     struct Result: Sendable {
@@ -50,14 +51,12 @@ struct SavedStage: Sendable {
         }
 
         let result = Result(favorites: resolve(merged.favorites), readLater: resolve(merged.readLater))
-        // Keep the data of matched saved articles, keyed by the entry, so they outlive their source's list.
-        let toKeep = (result.favorites + result.readLater).filter(\.matched).map { item -> Article in
-            var article = item.article
-            article.id = item.entry.key
-            return article
+        // Keep the data of matched saved articles, so they outlive their source's list.
+        let toKeep = (result.favorites + result.readLater).filter(\.matched).map {
+            SavedSnapshot(entryKey: $0.entry.key, article: $0.article)
         }
         do {
-            try await store.keepSaved(toKeep)
+            try await store.keepSaved(toKeep, at: now)
         } catch {
             logger.warning("cache: \(error)")
         }

@@ -30,15 +30,32 @@ public protocol ArticleStore: Sendable {
     func state(of sourceID: String) async throws(StoreError) -> SourceState?
     /// The articles last fetched for a source, newest first.
     func articles(of sourceID: String) async throws(StoreError) -> [Article]
+    /// Every stored article of these sources, listed now or not (the archive), newest first.
+    func archive(of sourceIDs: Set<String>) async throws(StoreError) -> [Article]
     /// A successful fetch: the source's list is replaced by `content.articles`.
     func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) async throws(StoreError)
     /// A 304: the cached list is still current.
     func recordNotModified(of sourceID: String, at date: Date) async throws(StoreError)
     func recordFailure(of sourceID: String, error: SourceError, at date: Date) async throws(StoreError)
-    /// Keeps these articles' data for as long as they are saved, whatever their source lists.
-    func keepSaved(_ articles: [Article]) async throws(StoreError)
-    /// The kept data of saved articles, by article id.
+    /// Keeps the data of every article saved now (the complete set: articles no longer saved
+    /// lose that protection), whatever their sources list.
+    func keepSaved(_ saved: [SavedSnapshot], at date: Date) async throws(StoreError)
+    /// The kept data of saved articles, by saved entry key.
     func savedArticles(ids: Set<String>) async throws(StoreError) -> [String: Article]
+    /// Removes articles not seen since `cutoff` that no source lists and nobody saved; returns how many.
+    func prune(notSeenSince cutoff: Date) async throws(StoreError) -> Int
+    func statistics() async throws(StoreError) -> StoreStatistics
+}
+
+/// A saved entry's key with the article it shows.
+public struct SavedSnapshot: Sendable {
+    public var entryKey: String
+    public var article: Article
+
+    public init(entryKey: String, article: Article) {
+        self.entryKey = entryKey
+        self.article = article
+    }
 }
 
 /// A store that lives as long as the process: for tests, and for builds without a cache.
@@ -52,6 +69,10 @@ public actor MemoryStore: ArticleStore {
     public func state(of sourceID: String) throws(StoreError) -> SourceState? { states[sourceID] }
 
     public func articles(of sourceID: String) throws(StoreError) -> [Article] { lists[sourceID] ?? [] }
+
+    public func archive(of sourceIDs: Set<String>) throws(StoreError) -> [Article] {
+        lists.filter { sourceIDs.contains($0.key) }.values.flatMap { $0 }.sortedNewestFirst().deduplicated()
+    }
 
     public func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) throws(StoreError) {
         var state = states[sourceID] ?? SourceState()
@@ -87,8 +108,14 @@ public actor MemoryStore: ArticleStore {
         states[sourceID] = state
     }
 
-    public func keepSaved(_ articles: [Article]) throws(StoreError) {
-        for article in articles { saved[article.id] = article }
+    public func keepSaved(_ saved: [SavedSnapshot], at date: Date) throws(StoreError) {
+        self.saved = Dictionary(saved.map { ($0.entryKey, $0.article) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public func prune(notSeenSince cutoff: Date) throws(StoreError) -> Int { 0 }
+
+    public func statistics() throws(StoreError) -> StoreStatistics {
+        StoreStatistics(articles: lists.values.reduce(0) { $0 + $1.count }, sources: states.count, saved: saved.count, bytes: 0)
     }
 
     public func savedArticles(ids: Set<String>) throws(StoreError) -> [String: Article] {

@@ -41,6 +41,12 @@ enum Text {
         text.utf8.contains { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0C || $0 == 0x0D }
     }
 
+    /// Text from a server's error answer, fit for one log line and a page: one line, no
+    /// character XML forbids, at most `limit` characters.
+    static func serverMessage(_ text: String, limit: Int = 200) -> String {
+        excerpt(collapsingWhitespace(removingForbiddenCharacters(text)), limit: limit)
+    }
+
     /// A plain-text excerpt of at most `limit` characters, cut at a word boundary with an ellipsis.
     static func excerpt(_ text: String, limit: Int) -> String {
         guard text.count > limit else { return text }

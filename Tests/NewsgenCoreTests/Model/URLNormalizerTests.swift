@@ -78,6 +78,8 @@ struct ArticleListTests {
         #expect(Slug.make("Zoë Ångström") == "zoe-angstrom")
         #expect(Slug.make("../../etc") == "etc")
         #expect(Slug.make("日本") == "")
+        #expect(Slug.make("A tiny satellite built by students has sent back its first photos", limit: 50) == "a-tiny-satellite-built-by-students-has-sent-back")
+        #expect(Slug.make("Supercalifragilistic", limit: 5) == "super")
         #expect(Slug.digest("a") != Slug.digest("b"))
         #expect(Slug.digest("a").count == 16)
     }

@@ -1,0 +1,100 @@
+import Foundation
+
+/// Edits a saved.json file for `newsgen saved`: unknown fields are kept where they are, the
+/// formatting is stable (the same lists always give the same bytes), and the file is replaced
+/// atomically, so a crash never leaves half a file.
+public struct SavedFileEditor: Sendable {
+    public let file: URL
+    private var document: OrderedJSON
+
+    /// What an edit did, for the message the command prints.
+    public enum Outcome: Sendable, Equatable {
+        case added
+        case updated
+        case alreadyThere
+        case removed(from: [SavedListKind])
+        case notFound
+    }
+
+    /// Opens a saved file; one that does not exist yet is an empty document.
+    public init(file: URL) throws(ConfigError) {
+        self.file = file
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            document = .object([])
+            return
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw ConfigError(file: file.path, keyPath: "", message: "cannot be read (\(FileProblem.describe(error)))")
+        }
+        // Check the contract's shape first, for errors that name the key path.
+        _ = try SavedFile.decode(data, file: file.path)
+        if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            document = .object([])
+            return
+        }
+        do {
+            document = try OrderedJSON.parse(data)
+        } catch {
+            throw ConfigError(file: file.path, keyPath: "", message: "is not valid JSON: \(error)")
+        }
+    }
+
+    /// Adds a URL to a list, or gives an existing entry a title.
+    public mutating func add(url: String, to kind: SavedListKind, title: String?, at date: Date) -> Outcome {
+        var entries = list(kind)
+        let key = SavedEntry(url: url).key
+        if let index = entries.firstIndex(where: { entryKey($0) == key }) {
+            guard let title, entries[index]["title"]?.stringValue != title else { return .alreadyThere }
+            entries[index].set("title", .string(title))
+            setList(kind, entries)
+            return .updated
+        }
+        var entry = OrderedJSON.object([("url", .string(url))])
+        if let title { entry.set("title", .string(title)) }
+        entry.set("savedAt", .string(FeedDate.rfc3339(date)))
+        entries.append(entry)
+        setList(kind, entries)
+        return .added
+    }
+
+    /// Removes a URL from the given lists.
+    public mutating func remove(url: String, from kinds: [SavedListKind]) -> Outcome {
+        let key = SavedEntry(url: url).key
+        var removedFrom: [SavedListKind] = []
+        for kind in kinds {
+            let entries = list(kind)
+            let kept = entries.filter { entryKey($0) != key }
+            if kept.count != entries.count {
+                setList(kind, kept)
+                removedFrom.append(kind)
+            }
+        }
+        return removedFrom.isEmpty ? .notFound : .removed(from: removedFrom)
+    }
+
+    /// Writes the file atomically (a temporary file in the same folder, then a rename).
+    public func save() throws(ConfigError) {
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(document.formatted().utf8).write(to: file, options: .atomic)
+        } catch {
+            throw ConfigError(file: file.path, keyPath: "", message: "cannot be written (\(FileProblem.describe(error)))")
+        }
+    }
+
+    private func list(_ kind: SavedListKind) -> [OrderedJSON] {
+        if case .array(let items)? = document[kind.key] { return items }
+        return []
+    }
+
+    private mutating func setList(_ kind: SavedListKind, _ entries: [OrderedJSON]) {
+        document.set(kind.key, .array(entries))
+    }
+
+    private func entryKey(_ entry: OrderedJSON) -> String {
+        SavedEntry(url: entry["url"]?.stringValue, id: entry["id"]?.stringValue).key
+    }
+}

@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import NewsgenCore
+
+struct SavedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "saved",
+        abstract: "Edit the Favorites and Read Later lists (saved.json).",
+        discussion: "Edits are atomic and keep fields newsgen does not know. The next build shows them.",
+        subcommands: [Add.self, Remove.self, List.self]
+    )
+
+    enum ListName: String, ExpressibleByArgument, CaseIterable {
+        case favorites
+        case readLater = "read-later"
+
+        var kind: SavedListKind { self == .favorites ? .favorites : .readLater }
+    }
+
+    struct FileOptions: ParsableArguments {
+        @Option(name: .shortAndLong, help: "The site configuration, whose `saved` names the saved files.")
+        var config = "site.json"
+
+        @Option(name: .long, help: "Edit this saved file instead of the one site.json names.")
+        var file: String?
+
+        /// The saved files to work on: --file, else those of site.json (the first for additions).
+        func files() throws -> [URL] {
+            if let file { return [URL(fileURLWithPath: file).standardizedFileURL] }
+            let configFile = URL(fileURLWithPath: config).standardizedFileURL
+            guard FileManager.default.fileExists(atPath: configFile.path) else {
+                throw CommandFailure("\(config): not found (run newsgen in the folder of your site.json, or pass --config FILE or --file FILE)")
+            }
+            do {
+                return try SiteConfig.load(from: configFile).saved
+            } catch {
+                throw CommandFailure(error.description)
+            }
+        }
+    }
+
+    static func checkURL(_ url: String) throws {
+        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
+            throw ValidationError("\(url) is not an absolute http(s) URL.")
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Save an article to a list.")
+
+        @Argument(help: "The article's URL.")
+        var url: String
+
+        @Option(name: .long, help: "The list: favorites or read-later.")
+        var list: ListName = .favorites
+
+        @Option(name: .long, help: "A title, shown when no source lists the article.")
+        var title: String?
+
+        @OptionGroup var options: FileOptions
+
+        func validate() throws { try SavedCommand.checkURL(url) }
+
+        func run() async throws {
+            try CommandFailure.report {
+                guard let file = try options.files().first else { throw CommandFailure("site.json names no saved file") }
+                var editor = try SavedFileEditor(file: file)
+                let outcome = editor.add(url: url, to: list.kind, title: title, at: Date())
+                try editor.save()
+                switch outcome {
+                case .added: print("Saved to \(list.kind.title): \(url)")
+                case .updated: print("Updated the title in \(list.kind.title): \(url)")
+                default: print("Already in \(list.kind.title): \(url)")
+                }
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove an article from a list (from both when --list is not given).")
+
+        @Argument(help: "The article's URL.")
+        var url: String
+
+        @Option(name: .long, help: "The list: favorites or read-later.")
+        var list: ListName?
+
+        @OptionGroup var options: FileOptions
+
+        func validate() throws { try SavedCommand.checkURL(url) }
+
+        func run() async throws {
+            try CommandFailure.report {
+                let kinds = list.map { [$0.kind] } ?? SavedListKind.allCases
+                var removed: [String] = []
+                for file in try options.files() where FileManager.default.fileExists(atPath: file.path) {
+                    var editor = try SavedFileEditor(file: file)
+                    if case .removed(let from) = editor.remove(url: url, from: kinds) {
+                        try editor.save()
+                        removed += from.map { "\($0.title) (\(file.lastPathComponent))" }
+                    }
+                }
+                guard !removed.isEmpty else {
+                    throw CommandFailure("\(url) is not in \(kinds.map(\.title).joined(separator: " or "))")
+                }
+                print("Removed from \(removed.joined(separator: ", ")): \(url)")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print both lists, merged from every saved file.")
+
+        @OptionGroup var options: FileOptions
+
+        func run() async throws {
+            try CommandFailure.report {
+                var lists: [SavedLists] = []
+                for file in try options.files() {
+                    if let list = try SavedFile.read(file) { lists.append(list) }
+                }
+                let merged = SavedLists.merge(lists)
+                for kind in SavedListKind.allCases {
+                    let entries = merged[kind]
+                    print("\(kind.title) (\(entries.count))")
+                    for entry in entries {
+                        let date = entry.savedAt.map { String(FeedDate.rfc3339($0).prefix(10)) } ?? "          "
+                        let title = entry.title.map { "\($0) — " } ?? ""
+                        print("  \(date)  \(title)\(entry.url ?? entry.id ?? "")")
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A command's failure: one line on stderr, exit status 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+
+    static func report(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            FileHandle.standardError.write(Data("newsgen: error: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+/// `newsgen sources` against a loopback NewsAPI named by site.json's newsapi.baseURL.
+extension CLITests {
+    static let key = "nk-cli-5e8d2f71-test"
+    static let fixtures = repository.appendingPathComponent("Tests/NewsgenCoreTests/Fixtures/newsapi")
+
+    /// Requests the fake NewsAPI received: the query and the X-Api-Key header.
+    final class Requests: @unchecked Sendable {
+        private let lock = NSLock()
+        private var entries: [(uri: String, key: String?)] = []
+        func record(_ request: Request) { lock.withLock { entries.append((request.uri.description, request.headers.first { $0.name.canonicalName == "x-api-key" }?.value)) } }
+        var all: [(uri: String, key: String?)] { lock.withLock { entries } }
+    }
+
+    /// Runs newsgen on a thread of its own: waiting for the process on one of the few threads
+    /// of Swift's cooperative pool would starve the test server that it talks to.
+    func newsgenOffPool(_ arguments: [String], in folder: URL, environment: [String: String]) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try self.newsgen(arguments, in: folder, environment: environment) })
+            }
+        }
+    }
+
+    /// A site folder whose site.json points newsapi.baseURL at `server`, and a fake NewsAPI there.
+    func withSourcesServer(status: Int = 200, _ body: @Sendable (URL, Requests) async throws -> Void) async throws {
+        let list = try Data(contentsOf: Self.fixtures.appendingPathComponent("sources.json"))
+        let requests = Requests()
+        let router = Router()
+        router.get("v2/top-headlines/sources") { request, _ in
+            requests.record(request)
+            if status != 200 {
+                let error = #"{"status": "error", "code": "apiKeyInvalid", "message": "Your API key is invalid or incorrect."}"#
+                return Response(status: .init(code: status), body: .init(byteBuffer: ByteBuffer(string: error)))
+            }
+            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: list)))
+        }
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let site = try temporaryFolder()
+            try #"{"newsapi": {"baseURL": "http://127.0.0.1:\#(port)/v2"}, "sources": []}"#
+                .write(to: site.appendingPathComponent("site.json"), atomically: true, encoding: .utf8)
+            try await body(site, requests)
+        }
+    }
+
+    @Test("sources: an aligned table of id, name, category and language; the key in the header only; cached for a day")
+    func sourcesTable() async throws {
+        try await withSourcesServer { site, requests in
+            let run = try await newsgenOffPool(["sources"], in: site, environment: ["NEWS_API_KEY": Self.key])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.isEmpty, "\(run.stderr)")
+            #expect(run.stdout == """
+                ID               NAME             CATEGORY    LANGUAGE
+                circuit-daily    Circuit Daily    technology  en
+                meridian-wire    Meridian Wire    general     en
+                northern-ledger  Northern Ledger  business    en
+                touchline-sport  Touchline Sport  sports      en
+
+                """)
+            #expect(requests.all.count == 1)
+            #expect(requests.all.first?.uri == "/v2/top-headlines/sources?language=en")
+            #expect(requests.all.first?.key == Self.key)
+
+            let business = try await newsgenOffPool(["sources", "--category", "business"], in: site, environment: ["NEWS_API_KEY": Self.key])
+            #expect(business.status == 0)
+            #expect(business.stdout == "ID               NAME             CATEGORY  LANGUAGE\nnorthern-ledger  Northern Ledger  business  en\n")
+            #expect(requests.all.count == 1, "the second run reads the cached list")
+            #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent(".newsgen/newsapi-sources.json").path))
+
+            let german = try await newsgenOffPool(["sources", "--language", "de"], in: site, environment: ["NEWS_API_KEY": Self.key])
+            #expect(german.status == 0)
+            #expect(requests.all.last?.uri == "/v2/top-headlines/sources?language=de", "another language is fetched")
+        }
+    }
+
+    @Test("sources: no key, a rejected key, or an unknown category is one line on stderr and exit 1")
+    func sourcesErrors() async throws {
+        try await withSourcesServer { site, requests in
+            let missing = try await newsgenOffPool(["sources"], in: site, environment: ["NEWS_API_KEY": ""])
+            #expect(missing.status == 1)
+            #expect(missing.stdout.isEmpty)
+            #expect(missing.stderr == "newsgen: error: NEWS_API_KEY is not set: get a key at https://newsapi.org/register and export NEWS_API_KEY=…\n")
+            #expect(requests.all.isEmpty)
+
+            let unknown = try await newsgenOffPool(["sources", "--category", "gardening"], in: site, environment: ["NEWS_API_KEY": Self.key])
+            #expect(unknown.status == 1)
+            #expect(unknown.stderr == "newsgen: error: no en sources in category \"gardening\" (categories: business, general, sports, technology)\n")
+        }
+        try await withSourcesServer(status: 401) { site, _ in
+            let rejected = try await newsgenOffPool(["sources"], in: site, environment: ["NEWS_API_KEY": Self.key])
+            #expect(rejected.status == 1)
+            #expect(rejected.stderr.hasPrefix("newsgen: error: NewsAPI apiKeyInvalid: the key in NEWS_API_KEY was not accepted"), "\(rejected.stderr)")
+            #expect(rejected.stderr.split(separator: "\n").count == 1)
+            #expect(!rejected.stderr.contains(Self.key))
+        }
+    }
+}
