@@ -9,13 +9,17 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     case publish(PublishError)
     case locked(String)
 
+    /// A failed validation lists this many problems, then how many more there are.
+    static let problemsShown = 50
+
     public var description: String {
         switch self {
         case .config(let error): error.description
         case .templates(let error): error.description
         case .validation(let report):
-            (report.problems.prefix(20).map(\.description)
-                + ["validation failed: \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s") in \(Set(report.problems.map(\.path)).count) of \(report.filesChecked) files; nothing was published"])
+            (report.problems.prefix(Self.problemsShown).map(\.description)
+                + (report.problems.count > Self.problemsShown ? ["… and \(report.problems.count - Self.problemsShown) more"] : [])
+                + ["validation failed: \(report.summary); nothing was published"])
                 .joined(separator: "\n")
         case .publish(let error): error.description
         case .locked(let message): message
@@ -31,6 +35,15 @@ public struct BuildReport: Sendable {
     public var filesUnchanged: Int
     /// Each stage with its duration in seconds, in order.
     public var timings: [(stage: String, seconds: Double)]
+
+    /// The time of all stages, in seconds.
+    public var totalSeconds: Double { timings.reduce(0) { $0 + $1.seconds } }
+
+    /// The validate stage's share of the build, from 0 to 1.
+    public var validationShare: Double {
+        let validation = timings.first { $0.stage == "validate" }?.seconds ?? 0
+        return totalSeconds > 0 ? validation / totalSeconds : 0
+    }
 
     /// The exit status of the contract: 0 when every source is fresh, 3 when one was served
     /// from the cache after failing or could not be shown.
@@ -122,7 +135,7 @@ public struct Build: Sendable {
                 try await publisher.write(files, to: staging)
             } detail: { "\($0.written) written, \($0.unchanged) unchanged" }
             let validation = await clock.run("validate") {
-                await SiteValidator.validate(directory: staging)
+                await SiteValidator.validate(directory: staging, baseURL: config.baseURL)
             } detail: { "\($0.filesChecked) files, \($0.problems.count) problems" }
             guard validation.isValid else { throw BuildError.validation(validation) }
             try await clock.run("publish") { try publisher.swap(in: staging) }

@@ -88,8 +88,7 @@ struct BuildRunner: Sendable {
         let status: Int32
         do {
             let report = try await build.run()
-            let total = report.timings.reduce(0) { $0 + $1.seconds }
-            logger.info("published \(report.output.path): \(report.filesWritten) files written, \(report.filesUnchanged) unchanged, \(String(format: "%.2f", total)) s")
+            logger.info("published \(report.output.path): \(report.filesWritten) files written, \(report.filesUnchanged) unchanged, \(String(format: "%.2f", report.totalSeconds)) s (validation \(Int((report.validationShare * 100).rounded()))% of the build)")
             status = report.exitStatus
         } catch {
             for line in error.description.split(separator: "\n") { logger.error("\(line)") }

@@ -5,12 +5,42 @@ import NewsgenCore
 struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check every file of a built site with libxml2; exit 1 on any problem.",
-        discussion: "Prints each problem as path:line:col: message, then a count."
+        abstract: "Check every file of a built site; exit 1 on any problem.",
+        discussion: """
+            Pages must be polyglot HTML5 with lang, one <h1>, unique ids, alt on images, local links \
+            that resolve and a link to their feeds; feeds, OPML and the sitemap must match their \
+            RELAX NG schemas and feed rules (dates, unique ids, self links); JSON Feeds their required \
+            fields and types. Prints every problem as path:line:col: rule: message, then a count; \
+            --format json prints {"files": N, "problems": [{path, line, column, rule, message}]}.
+            """
     )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
 
     @Argument(help: "The folder to check, such as public.")
     var directory: String
+
+    @Option(help: "text (path:line:col: rule: message, then a count) or json.")
+    var format: Format = .text
+
+    @Option(help: "Where the site will be served, to check feeds' self links exactly (such as https://news.example.org/).")
+    var baseURL: String?
+
+    /// `--base-url` as a folder URL (with its trailing slash), as site.json's baseURL is.
+    private var siteURL: URL? {
+        guard let baseURL else { return nil }
+        return URL(string: baseURL.hasSuffix("/") ? baseURL : baseURL + "/")
+    }
+
+    func validate() throws {
+        if baseURL != nil {
+            guard let url = siteURL, ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
+                throw ValidationError("--base-url: expected an absolute http(s) URL such as https://news.example.org/")
+            }
+        }
+    }
 
     func run() async throws {
         let url = URL(fileURLWithPath: directory).standardizedFileURL
@@ -18,12 +48,28 @@ struct ValidateCommand: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("\(directory): no such folder.")
         }
-        let report = await SiteValidator.validate(directory: url)
-        for problem in report.problems {
-            print(problem)
+        let report = await SiteValidator.validate(directory: url, baseURL: siteURL)
+        switch format {
+        case .text:
+            for problem in report.problems {
+                print(problem)
+            }
+            print(report.summary)
+        case .json:
+            print(try Self.json(report))
         }
-        let files = Set(report.problems.map(\.path)).count
-        print("\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s") in \(files) of \(report.filesChecked) files")
         if !report.isValid { throw ExitCode(1) }
+    }
+
+    private struct Output: Encodable {
+        var files: Int
+        var problems: [ValidationProblem]
+    }
+
+    static func json(_ report: ValidationReport) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(Output(files: report.filesChecked, problems: report.problems))
+        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -189,6 +189,16 @@ struct BuildTests {
         #expect(error.description.contains("nothing was published"))
     }
 
+    @Test("a failed validation names each problem with its rule, up to 50, then how many more")
+    func validationErrorText() {
+        let problems = (1...60).map { ValidationProblem(path: "index.html", line: $0, column: 1, rule: .htmlImgAlt, message: "no alt") }
+        let lines = BuildError.validation(ValidationReport(filesChecked: 9, problems: problems)).description.split(separator: "\n")
+        #expect(lines.count == 52)
+        #expect(lines.first == "index.html:1:1: html-img-alt: no alt")
+        #expect(lines[50] == "… and 10 more")
+        #expect(lines.last == "validation failed: 60 problems in 1 of 9 files; nothing was published")
+    }
+
     @Test("hostile feed text is escaped text, never markup")
     func hostileFeed() async throws {
         let folder = try TestSupport.temporaryFolder()

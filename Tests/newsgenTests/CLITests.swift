@@ -66,6 +66,8 @@ struct CLITests {
         let verbose = try newsgen(["build", "--verbose"], in: site)
         #expect(verbose.stderr.contains("[2/8] fetch 7 sources"), "\(verbose.stderr)")
         #expect(verbose.stderr.contains("[3/8] store cache "), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains(/\[\d\/8\] validate \d+ files, 0 problems [0-9.]+ s/), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains(/unchanged, [0-9.]+ s \(validation \d+% of the build\)/), "\(verbose.stderr)")
     }
 
     @Test("validate: 0 on a good site; 1 and path:line:col on a broken file")
@@ -79,7 +81,51 @@ struct CLITests {
         let bad = try newsgen(["validate", "public"], in: site)
         #expect(bad.status == 1)
         #expect(bad.stdout.contains("sources/index.html:2:"), "\(bad.stdout)")
+        #expect(bad.stdout.contains(": xml-well-formed: "), "\(bad.stdout)")
         #expect(bad.stdout.contains(/problems? in 1 of \d+ files\n$/), "\(bad.stdout)")
+    }
+
+    @Test("validate --format json: one object with the file count and every problem")
+    func validateJSON() throws {
+        let site = try sampleSite()
+        #expect(try newsgen(["build"], in: site).status == 0)
+        let good = try newsgen(["validate", "public", "--format", "json"], in: site)
+        #expect(good.status == 0)
+        let clean = try JSONSerialization.jsonObject(with: Data(good.stdout.utf8)) as? [String: Any]
+        #expect((clean?["files"] as? Int ?? 0) > 40)
+        #expect((clean?["problems"] as? [Any])?.isEmpty == true)
+
+        let page = site.appendingPathComponent("public/favorites/index.html")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        try text.replacingOccurrences(of: "<h1>", with: "<h2>").replacingOccurrences(of: "</h1>", with: "</h2>")
+            .replacingOccurrences(of: " lang=\"en\"", with: "")
+            .write(to: page, atomically: true, encoding: .utf8)
+        let bad = try newsgen(["validate", "public", "--format", "json"], in: site)
+        #expect(bad.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(bad.stdout.utf8)) as? [String: Any], "\(bad.stdout)")
+        let problems = try #require(report["problems"] as? [[String: Any]])
+        #expect(problems.map { $0["rule"] as? String } == ["html-lang", "html-one-h1"], "\(problems)")
+        #expect(problems.allSatisfy { $0["path"] as? String == "favorites/index.html" })
+        #expect(problems.first?["line"] as? Int == 2)
+        #expect(problems.first?["column"] as? Int == 1)
+        #expect(problems.first?["message"] as? String == "<html> has no lang attribute; say which language the page is in (lang=\"en\")")
+        #expect(bad.stderr.isEmpty, "\(bad.stderr)")
+
+        let text2 = try newsgen(["validate", "public"], in: site)
+        #expect(text2.stdout.hasPrefix("favorites/index.html:2:1: html-lang: <html> has no lang attribute"), "\(text2.stdout)")
+        #expect(text2.stdout.hasSuffix("2 problems in 1 of \(report["files"] as? Int ?? 0) files\n"), "\(text2.stdout)")
+    }
+
+    @Test("validate --base-url checks feeds' self links against where the site is served")
+    func validateBaseURL() throws {
+        let site = try sampleSite()
+        #expect(try newsgen(["build"], in: site).status == 0)
+        #expect(try newsgen(["validate", "public", "--base-url", "https://news.example.org/"], in: site).status == 0)
+        let elsewhere = try newsgen(["validate", "public", "--base-url", "https://example.net/news"], in: site)
+        #expect(elsewhere.status == 1)
+        #expect(elsewhere.stdout.contains("feeds/headlines.rss:"), "\(elsewhere.stdout)")
+        #expect(elsewhere.stdout.contains("feed-self-link: atom:link rel=\"self\" href \"https://news.example.org/feeds/headlines.rss\" is not where the feed is served: https://example.net/news/feeds/headlines.rss"), "\(elsewhere.stdout)")
+        #expect(try newsgen(["validate", "public", "--base-url", "news.example.org"], in: site).status == 2)
     }
 
     @Test("a bad config: one line naming the key, exit 1, nothing published")
@@ -95,7 +141,7 @@ struct CLITests {
         #expect(missing.stderr.contains("nope.json: not found"))
     }
 
-    @Test("usage errors exit 2", arguments: [["build", "--bogus"], ["frobnicate"], ["build", "--quiet", "--verbose"], ["validate"]])
+    @Test("usage errors exit 2", arguments: [["build", "--bogus"], ["frobnicate"], ["build", "--quiet", "--verbose"], ["validate"], ["validate", "public", "--format", "xml"]])
     func usage(arguments: [String]) throws {
         let run = try newsgen(arguments)
         #expect(run.status == 2, "\(arguments): \(run.stderr)")

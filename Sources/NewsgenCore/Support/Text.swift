@@ -36,6 +36,11 @@ enum Text {
         }
     }
 
+    /// Whether a text holds a space, tab, line feed, form feed or carriage return (which a URL never does).
+    static func containsASCIIWhitespace(_ text: String) -> Bool {
+        text.utf8.contains { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0C || $0 == 0x0D }
+    }
+
     /// Text from a server's error answer, fit for one log line and a page: one line, no
     /// character XML forbids, at most `limit` characters.
     static func serverMessage(_ text: String, limit: Int = 200) -> String {

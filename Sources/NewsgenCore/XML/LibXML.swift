@@ -21,15 +21,87 @@ enum LibXML {
         }
     }
 
-    /// Checks that a buffer is well-formed XML; returns every diagnostic (empty when it is).
-    static func checkWellFormed(_ bytes: UnsafeRawBufferPointer, url: String) -> [XMLDiagnostic] {
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_COMPACT.rawValue)
-        let (_, diagnostics) = withDiagnostics { () -> Bool in
-            guard let document = readXML(bytes, url: url, options: options) else { return false }
-            xmlFreeDoc(document)
-            return true
+    /// What a strict check of one of our own documents found.
+    struct CheckedDocument: Sendable {
+        /// The tree, when the document is well-formed.
+        var root: XMLElement?
+        /// Well-formedness errors (warnings dropped); empty when the document is well-formed.
+        var syntax: [XMLDiagnostic]
+        /// Where the document breaks the schema; empty when it matches or no schema was given.
+        var schema: [XMLDiagnostic]
+    }
+
+    /// Parses our own output strictly (no recovery) and, when it is well-formed, validates it
+    /// against `schema` and copies its tree, all from one parse.
+    static func check(_ bytes: UnsafeRawBufferPointer, url: String, schema: RelaxNGSchema?) -> CheckedDocument {
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue
+            | XML_PARSE_BIG_LINES.rawValue)
+        let syntax = DiagnosticCollector()
+        let validity = DiagnosticCollector()
+        var root: XMLElement?
+        if let document = collecting(into: syntax, { readXML(bytes, url: url, options: options) }) {
+            defer { xmlFreeDoc(document) }
+            if syntax.diagnostics.allSatisfy({ $0.severity == .warning }) {
+                if let schema {
+                    collecting(into: validity) { schema.validate(document, into: validity) }
+                }
+                root = xmlDocGetRootElement(document).map { copyElement($0, depth: 0) }
+            }
         }
-        return diagnostics.filter { $0.severity != .warning }
+        return CheckedDocument(
+            root: root,
+            syntax: syntax.diagnostics.filter { $0.severity != .warning },
+            schema: validity.diagnostics.filter { $0.severity != .warning }
+        )
+    }
+
+    /// A compiled RELAX NG schema.
+    ///
+    /// libxml2 does not change a compiled schema while validating with it, so one instance
+    /// serves every thread; each validation gets its own validation context.
+    final class RelaxNGSchema: @unchecked Sendable {
+        private let schema: xmlRelaxNGPtr
+
+        /// Compiles a schema written in RELAX NG's XML syntax; the error lists what libxml2 said.
+        init(text: String, name: String) throws(RelaxNGSchemaError) {
+            _ = LibXML.installGuards
+            let collector = DiagnosticCollector()
+            var utf8 = Array(text.utf8)
+            let compiled = LibXML.collecting(into: collector) { () -> xmlRelaxNGPtr? in
+                utf8.withUnsafeMutableBufferPointer { buffer -> xmlRelaxNGPtr? in
+                    guard let base = buffer.baseAddress else { return nil }
+                    let parser = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                        xmlRelaxNGNewMemParserCtxt($0, Int32(clamping: buffer.count))
+                    }
+                    guard let parser else { return nil }
+                    defer { xmlRelaxNGFreeParserCtxt(parser) }
+                    xmlRelaxNGSetParserStructuredErrors(parser, LibXML.recordError, Unmanaged.passUnretained(collector).toOpaque())
+                    return xmlRelaxNGParse(parser)
+                }
+            }
+            guard let compiled else {
+                let messages = collector.diagnostics.map(\.description)
+                throw RelaxNGSchemaError(name: name, messages: messages.isEmpty ? ["libxml2 could not compile it"] : messages)
+            }
+            schema = compiled
+        }
+
+        deinit { xmlRelaxNGFree(schema) }
+
+        /// Validates a parsed document; every validity error goes to `collector`.
+        fileprivate func validate(_ document: xmlDocPtr, into collector: DiagnosticCollector) {
+            guard let context = xmlRelaxNGNewValidCtxt(schema) else {
+                collector.append(XMLDiagnostic(line: 0, column: 0, message: "libxml2 could not start a RELAX NG validation", severity: .error))
+                return
+            }
+            defer { xmlRelaxNGFreeValidCtxt(context) }
+            let before = collector.diagnostics.count
+            xmlRelaxNGSetValidStructuredErrors(context, LibXML.recordError, Unmanaged.passUnretained(collector).toOpaque())
+            let result = withExtendedLifetime(collector) { xmlRelaxNGValidateDoc(context, document) }
+            if result != 0 && collector.diagnostics.count == before {
+                collector.append(XMLDiagnostic(line: 0, column: 0, message: "does not match the schema", severity: .error))
+            }
+        }
     }
 
     /// Parses an HTML fragment leniently (HTML as it is found in feeds) and returns its body.
@@ -59,7 +131,7 @@ enum LibXML {
     /// Deeper trees are cut off: no feed needs them, and recursion must stay bounded.
     private static let maximumDepth = 256
 
-    private static let installGuards: Void = {
+    fileprivate static let installGuards: Void = {
         xmlInitParser()
         newsgen_installEntityLoaderGuard()
     }()
@@ -69,27 +141,38 @@ enum LibXML {
         return xmlReadMemory(base.assumingMemoryBound(to: CChar.self), Int32(clamping: bytes.count), url, nil, options)
     }
 
-    /// Runs `body` with a structured error handler that collects diagnostics on this thread.
-    /// libxml2's handler is per thread, so nothing in `body` may suspend.
+    /// Runs `body` collecting the diagnostics it raises (see `collecting(into:_:)`).
     private static func withDiagnostics<T>(_ body: () -> T) -> (T, [XMLDiagnostic]) {
-        _ = installGuards
         let collector = DiagnosticCollector()
-        let context = Unmanaged.passUnretained(collector).toOpaque()
-        xmlSetStructuredErrorFunc(context) { context, error in
-            guard let context, let error else { return }
-            let collector = Unmanaged<DiagnosticCollector>.fromOpaque(context).takeUnretainedValue()
-            collector.record(error.pointee)
-        }
-        let result = body()
-        xmlSetStructuredErrorFunc(nil, nil)
-        return withExtendedLifetime(collector) { (result, collector.diagnostics) }
+        let result = collecting(into: collector, body)
+        return (result, collector.diagnostics)
     }
 
-    private final class DiagnosticCollector {
-        var diagnostics: [XMLDiagnostic] = []
+    /// Runs `body` with this thread's structured error handler sending everything to `collector`,
+    /// then resets it. libxml2's handler is per thread, so nothing in `body` may suspend.
+    fileprivate static func collecting<T>(into collector: DiagnosticCollector, _ body: () -> T) -> T {
+        _ = installGuards
+        xmlSetStructuredErrorFunc(Unmanaged.passUnretained(collector).toOpaque(), recordError)
+        let result = body()
+        xmlSetStructuredErrorFunc(nil, nil)
+        return withExtendedLifetime(collector) { result }
+    }
+
+    /// The structured error handler: `context` is an unretained `DiagnosticCollector`.
+    fileprivate static let recordError: xmlStructuredErrorFunc = { context, error in
+        guard let context, let error else { return }
+        Unmanaged<DiagnosticCollector>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
+    }
+
+    fileprivate final class DiagnosticCollector {
+        private(set) var diagnostics: [XMLDiagnostic] = []
+
+        func append(_ diagnostic: XMLDiagnostic) {
+            guard diagnostics.count < 1000 else { return }
+            diagnostics.append(diagnostic)
+        }
 
         func record(_ error: xmlError) {
-            guard diagnostics.count < 1000 else { return }
             let message = error.message.map { String(cString: $0) } ?? "unknown error"
             let severity: XMLDiagnostic.Severity
             switch error.level {
@@ -97,11 +180,19 @@ enum LibXML {
             case XML_ERR_FATAL: severity = .fatal
             default: severity = .error
             }
-            diagnostics.append(XMLDiagnostic(
+            // Validity errors point at a node: keep its name, so that a column can be found.
+            var element: String?
+            if error.domain == Int32(XML_FROM_RELAXNGV.rawValue), let node = error.node {
+                let node = node.assumingMemoryBound(to: xmlNode.self)
+                if node.pointee.type == XML_ELEMENT_NODE { element = LibXML.string(node.pointee.name) }
+            }
+            append(XMLDiagnostic(
                 line: Int(error.line),
                 column: Int(error.int2),
                 message: message.trimmingCharacters(in: .whitespacesAndNewlines),
-                severity: severity
+                severity: severity,
+                element: element,
+                isForbiddenCharacter: error.domain == Int32(XML_FROM_PARSER.rawValue) && error.code == Int32(XML_ERR_INVALID_CHAR.rawValue)
             ))
         }
     }
@@ -159,8 +250,15 @@ enum LibXML {
         return result
     }
 
-    private static func string(_ pointer: UnsafePointer<xmlChar>?) -> String? {
+    fileprivate static func string(_ pointer: UnsafePointer<xmlChar>?) -> String? {
         guard let pointer else { return nil }
         return String(cString: pointer)
     }
+}
+
+/// A RELAX NG schema that libxml2 could not compile (a bug in newsgen, caught by its tests).
+struct RelaxNGSchemaError: Error, Sendable, CustomStringConvertible {
+    var name: String
+    var messages: [String]
+    var description: String { "the \(name) schema does not compile: \(messages.joined(separator: "; "))" }
 }

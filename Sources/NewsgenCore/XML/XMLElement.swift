@@ -79,7 +79,7 @@ struct XMLElement: Sendable {
     }
 }
 
-/// A problem libxml2 reported while parsing, with its position.
+/// A problem libxml2 reported while parsing or validating, with its position.
 public struct XMLDiagnostic: Sendable, Hashable, CustomStringConvertible {
     public enum Severity: Sendable, Hashable {
         case warning, error, fatal
@@ -89,6 +89,19 @@ public struct XMLDiagnostic: Sendable, Hashable, CustomStringConvertible {
     public var column: Int
     public var message: String
     public var severity: Severity
+    /// For a validity error, the local name of the element it is about (to find its column).
+    public var element: String?
+    /// The document holds a character XML forbids (or bytes that are not UTF-8).
+    public var isForbiddenCharacter: Bool
+
+    init(line: Int, column: Int, message: String, severity: Severity, element: String? = nil, isForbiddenCharacter: Bool = false) {
+        self.line = line
+        self.column = column
+        self.message = message
+        self.severity = severity
+        self.element = element
+        self.isForbiddenCharacter = isForbiddenCharacter
+    }
 
     public var description: String { "\(line):\(column): \(message)" }
 }

@@ -1,0 +1,298 @@
+import Foundation
+
+/// A JSON value that remembers the byte offset where it starts, so that a problem found in a
+/// JSON file can point at its line and column (Foundation's parsers keep no positions).
+struct JSONNode {
+    enum Value {
+        case object([Member])
+        case array([JSONNode])
+        case string(String)
+        case number(Double)
+        case bool(Bool)
+        case null
+    }
+
+    struct Member {
+        var key: String
+        var value: JSONNode
+    }
+
+    var value: Value
+    var offset: Int
+
+    /// The value of the first member named `key`, when this is an object that has one.
+    subscript(key: String) -> JSONNode? {
+        guard case .object(let members) = value else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    var string: String? {
+        if case .string(let text) = value { return text }
+        return nil
+    }
+
+    /// What a reader would call this kind of value, for messages.
+    var kindName: String {
+        switch value {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "true or false"
+        case .null: "null"
+        }
+    }
+}
+
+/// Where and why a text is not JSON.
+struct JSONSyntaxProblem: Error {
+    var offset: Int
+    var message: String
+}
+
+/// A strict RFC 8259 parser that keeps positions. It accepts exactly what JSON allows (a UTF-8
+/// byte order mark aside), and rejects unpaired surrogates, which no Swift string can hold.
+struct JSONDocument {
+    /// Deeper nesting is refused: recursion must stay bounded.
+    static let maximumDepth = 512
+
+    static func parse(_ data: Data) throws(JSONSyntaxProblem) -> JSONNode {
+        let result: Result<JSONNode, JSONSyntaxProblem> = data.withUnsafeBytes { bytes in
+            var parser = JSONDocument(bytes: bytes)
+            do throws(JSONSyntaxProblem) {
+                return .success(try parser.document())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private let bytes: UnsafeRawBufferPointer
+    private var index = 0
+    private var depth = 0
+
+    private init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    private mutating func document() throws(JSONSyntaxProblem) -> JSONNode {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        skipWhitespace()
+        let root = try value()
+        skipWhitespace()
+        guard index == bytes.count else { throw problem("unexpected text after the JSON value") }
+        return root
+    }
+
+    private func problem(_ message: String, at offset: Int? = nil) -> JSONSyntaxProblem {
+        JSONSyntaxProblem(offset: offset ?? index, message: message)
+    }
+
+    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private mutating func skipWhitespace() {
+        while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
+    }
+
+    private mutating func value() throws(JSONSyntaxProblem) -> JSONNode {
+        let start = index
+        guard let byte = current else { throw problem("unexpected end of the file; a value was expected") }
+        switch byte {
+        case UInt8(ascii: "{"): return JSONNode(value: try object(), offset: start)
+        case UInt8(ascii: "["): return JSONNode(value: try array(), offset: start)
+        case UInt8(ascii: "\""): return JSONNode(value: .string(try string()), offset: start)
+        case UInt8(ascii: "t"): try literal("true"); return JSONNode(value: .bool(true), offset: start)
+        case UInt8(ascii: "f"): try literal("false"); return JSONNode(value: .bool(false), offset: start)
+        case UInt8(ascii: "n"): try literal("null"); return JSONNode(value: .null, offset: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONNode(value: .number(try number()), offset: start)
+        default: throw problem("unexpected character \(Self.describe(byte)); a value was expected")
+        }
+    }
+
+    private mutating func nested<T>(_ body: (inout JSONDocument) throws(JSONSyntaxProblem) -> T) throws(JSONSyntaxProblem) -> T {
+        guard depth < Self.maximumDepth else { throw problem("nested more than \(Self.maximumDepth) levels deep") }
+        depth += 1
+        defer { depth -= 1 }
+        return try body(&self)
+    }
+
+    private mutating func object() throws(JSONSyntaxProblem) -> JSONNode.Value {
+        try nested { (parser: inout JSONDocument) throws(JSONSyntaxProblem) -> JSONNode.Value in
+            parser.index += 1
+            var members: [JSONNode.Member] = []
+            parser.skipWhitespace()
+            if parser.current == UInt8(ascii: "}") {
+                parser.index += 1
+                return .object(members)
+            }
+            while true {
+                parser.skipWhitespace()
+                guard parser.current == UInt8(ascii: "\"") else { throw parser.problem("a member name in double quotes was expected") }
+                let key = try parser.string()
+                parser.skipWhitespace()
+                guard parser.current == UInt8(ascii: ":") else { throw parser.problem("\":\" was expected after the member name") }
+                parser.index += 1
+                parser.skipWhitespace()
+                members.append(JSONNode.Member(key: key, value: try parser.value()))
+                parser.skipWhitespace()
+                switch parser.current {
+                case UInt8(ascii: ","): parser.index += 1
+                case UInt8(ascii: "}"): parser.index += 1; return .object(members)
+                default: throw parser.problem("\",\" or \"}\" was expected")
+                }
+            }
+        }
+    }
+
+    private mutating func array() throws(JSONSyntaxProblem) -> JSONNode.Value {
+        try nested { (parser: inout JSONDocument) throws(JSONSyntaxProblem) -> JSONNode.Value in
+            parser.index += 1
+            var elements: [JSONNode] = []
+            parser.skipWhitespace()
+            if parser.current == UInt8(ascii: "]") {
+                parser.index += 1
+                return .array(elements)
+            }
+            while true {
+                parser.skipWhitespace()
+                elements.append(try parser.value())
+                parser.skipWhitespace()
+                switch parser.current {
+                case UInt8(ascii: ","): parser.index += 1
+                case UInt8(ascii: "]"): parser.index += 1; return .array(elements)
+                default: throw parser.problem("\",\" or \"]\" was expected")
+                }
+            }
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(JSONSyntaxProblem) {
+        let start = index
+        let expected = UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard bytes.count - index >= expected.count, bytes[index..<index + expected.count].elementsEqual(expected) else {
+            throw problem("unexpected text; \(word) was expected", at: start)
+        }
+        index += expected.count
+    }
+
+    private mutating func number() throws(JSONSyntaxProblem) -> Double {
+        let start = index
+        if current == UInt8(ascii: "-") { index += 1 }
+        guard let first = current, Self.isDigit(first) else { throw problem("a digit was expected") }
+        index += 1
+        if first != UInt8(ascii: "0") {
+            while let byte = current, Self.isDigit(byte) { index += 1 }
+        }
+        if current == UInt8(ascii: ".") {
+            index += 1
+            guard let byte = current, Self.isDigit(byte) else { throw problem("a digit was expected after the decimal point") }
+            while let byte = current, Self.isDigit(byte) { index += 1 }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            index += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+            guard let byte = current, Self.isDigit(byte) else { throw problem("a digit was expected in the exponent") }
+            while let byte = current, Self.isDigit(byte) { index += 1 }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        guard let value = Double(text) else { throw problem("\(text) is not a number", at: start) }
+        return value
+    }
+
+    private mutating func string() throws(JSONSyntaxProblem) -> String {
+        let start = index
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        func flushRun(_ parser: JSONDocument, upTo end: Int) throws(JSONSyntaxProblem) {
+            guard end > runStart else { return }
+            guard let run = String(bytes: parser.bytes[runStart..<end], encoding: .utf8) else {
+                throw parser.problem("the string holds bytes that are not UTF-8", at: runStart)
+            }
+            scalars.append(contentsOf: run.unicodeScalars)
+        }
+        while true {
+            guard let byte = current else { throw problem("the string is never closed", at: start) }
+            switch byte {
+            case UInt8(ascii: "\""):
+                try flushRun(self, upTo: index)
+                index += 1
+                return String(scalars)
+            case UInt8(ascii: "\\"):
+                try flushRun(self, upTo: index)
+                scalars.append(try escape())
+                runStart = index
+            case 0x00..<0x20:
+                throw problem("control character \(Self.describe(byte)) inside a string; it must be escaped")
+            default:
+                index += 1
+            }
+        }
+    }
+
+    /// One escape sequence after a backslash, a surrogate pair as one scalar.
+    private mutating func escape() throws(JSONSyntaxProblem) -> Unicode.Scalar {
+        let start = index
+        index += 1
+        guard let byte = current else { throw problem("the string is never closed", at: start) }
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""): return "\""
+        case UInt8(ascii: "\\"): return "\\"
+        case UInt8(ascii: "/"): return "/"
+        case UInt8(ascii: "b"): return "\u{08}"
+        case UInt8(ascii: "f"): return "\u{0C}"
+        case UInt8(ascii: "n"): return "\n"
+        case UInt8(ascii: "r"): return "\r"
+        case UInt8(ascii: "t"): return "\t"
+        case UInt8(ascii: "u"):
+            let unit = try hexUnit(start: start)
+            if (0xD800...0xDBFF).contains(unit) {
+                guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw problem("unpaired surrogate \\u\(String(unit, radix: 16, uppercase: true))", at: start)
+                }
+                index += 2
+                let low = try hexUnit(start: start)
+                guard (0xDC00...0xDFFF).contains(low),
+                      let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) else {
+                    throw problem("unpaired surrogate \\u\(String(unit, radix: 16, uppercase: true))", at: start)
+                }
+                return scalar
+            }
+            guard let scalar = Unicode.Scalar(unit) else {
+                throw problem("unpaired surrogate \\u\(String(unit, radix: 16, uppercase: true))", at: start)
+            }
+            return scalar
+        default:
+            throw problem("unknown escape \\\(Self.describe(byte))", at: start)
+        }
+    }
+
+    private mutating func hexUnit(start: Int) throws(JSONSyntaxProblem) -> UInt32 {
+        guard bytes.count - index >= 4 else { throw problem("\\u needs four hexadecimal digits", at: start) }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw problem("\\u needs four hexadecimal digits", at: start)
+            }
+            value = value * 16 + UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    private static func describe(_ byte: UInt8) -> String {
+        if byte >= 0x20 && byte < 0x7F { return "\"\(Character(Unicode.Scalar(byte)))\"" }
+        return "0x" + String(byte, radix: 16, uppercase: true)
+    }
+}

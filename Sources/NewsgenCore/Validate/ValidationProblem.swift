@@ -1,0 +1,98 @@
+/// The checks `newsgen validate` and every build run, each with the id a problem names.
+public enum ValidationRule: String, CaseIterable, Sendable, Codable {
+    /// The file is listed but cannot be read.
+    case fileUnreadable = "file-unreadable"
+    /// Pages, feeds, OPML, sitemaps and other XML files are well-formed XML (libxml2, no recovery).
+    case xmlWellFormed = "xml-well-formed"
+    /// No character XML 1.0 forbids (control characters, U+FFFE, U+FFFF), raw or as a
+    /// character reference, in an XML file or in a JSON Feed's strings; XML files are UTF-8.
+    case xmlForbiddenChar = "xml-forbidden-char"
+    /// JSON files parse as JSON (RFC 8259).
+    case jsonWellFormed = "json-well-formed"
+
+    /// `*.rss` matches newsgen's RELAX NG schema of RSS 2.0.
+    case rssSchema = "rss-schema"
+    /// `*.atom` matches the RELAX NG schema of Atom 1.0 (RFC 4287).
+    case atomSchema = "atom-schema"
+    /// `*.opml` matches the RELAX NG schema of OPML 2.0.
+    case opmlSchema = "opml-schema"
+    /// `sitemap.xml` matches the RELAX NG schema of sitemaps.org 0.9.
+    case sitemapSchema = "sitemap-schema"
+
+    /// RSS `pubDate` and `lastBuildDate` are RFC 822 dates with a four-digit year, a real
+    /// calendar date, and the right day of the week when one is named.
+    case rssDate = "rss-date"
+    /// A `guid` that is not an absolute http(s) URL says `isPermaLink="false"`.
+    case rssGuidPermalink = "rss-guid-permalink"
+    /// No two items of an RSS feed have the same `guid`.
+    case rssGuidUnique = "rss-guid-unique"
+    /// No two entries of an Atom feed have the same `id`.
+    case atomIDUnique = "atom-id-unique"
+    /// Atom `updated` and `published` are RFC 3339 date-times (with `T` and a time zone).
+    case atomDate = "atom-date"
+    /// RSS and Atom feeds have an `atom:link rel="self"`, and every feed's self link (a JSON
+    /// Feed's `feed_url`) is absolute http(s) and is where the file is served: the site's
+    /// baseURL plus the file's path (without a baseURL: a URL that ends with the file's path).
+    case feedSelfLink = "feed-self-link"
+    /// A JSON Feed (`feeds/**/*.json`) has `version`, `title` and `items`, and each item an `id`
+    /// and `content_html` or `content_text`.
+    case jsonFeedRequired = "json-feed-required"
+    /// Every field JSON Feed 1.1 defines has the type it defines (strings, URLs, RFC 3339 dates, arrays, objects).
+    case jsonFeedType = "json-feed-type"
+    /// No two items of a JSON Feed have the same `id`.
+    case jsonFeedIDUnique = "json-feed-id-unique"
+
+    /// A page is polyglot HTML5: it starts with `<!DOCTYPE html>`, its root is
+    /// `<html xmlns="http://www.w3.org/1999/xhtml">`, and it declares `<meta charset="utf-8"/>`.
+    case htmlPolyglot = "html-polyglot"
+    /// `<html>` has a `lang` attribute holding a language tag.
+    case htmlLang = "html-lang"
+    /// A page has exactly one `<h1>`.
+    case htmlOneH1 = "html-one-h1"
+    /// No two elements of a page have the same `id`.
+    case htmlUniqueID = "html-unique-id"
+    /// Every `<img>` has an `alt` attribute (empty for a decorative image).
+    case htmlImgAlt = "html-img-alt"
+    /// Every local `href` and `src` resolves to a file in the output (a folder means its index.html).
+    case htmlLocalLink = "html-local-link"
+    /// Links are http(s), mailto: or local: no `javascript:`, `data:`, `file:` or other scheme.
+    case htmlLinkScheme = "html-link-scheme"
+    /// A page has a `<link rel="alternate">` of an RSS, Atom or JSON Feed type whose href is a file in the output.
+    case htmlFeedLink = "html-feed-link"
+}
+
+/// One problem in an output file: `feeds/headlines.rss:3:7: rss-date: message`.
+public struct ValidationProblem: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The file, relative to the folder that was checked.
+    public var path: String
+    /// 1-based; 0 when the problem concerns the file as a whole.
+    public var line: Int
+    /// 1-based, in characters; 0 when unknown.
+    public var column: Int
+    public var rule: ValidationRule
+    public var message: String
+
+    public init(path: String, line: Int, column: Int, rule: ValidationRule, message: String) {
+        self.path = path
+        self.line = line
+        self.column = column
+        self.rule = rule
+        self.message = message
+    }
+
+    public var description: String { "\(path):\(line):\(column): \(rule.rawValue): \(message)" }
+}
+
+/// What a validation run found.
+public struct ValidationReport: Sendable {
+    public var filesChecked: Int
+    /// Every problem, ordered by path, then position.
+    public var problems: [ValidationProblem]
+    public var isValid: Bool { problems.isEmpty }
+
+    /// "3 problems in 2 of 120 files"
+    public var summary: String {
+        let files = Set(problems.map(\.path)).count
+        return "\(problems.count) problem\(problems.count == 1 ? "" : "s") in \(files) of \(filesChecked) files"
+    }
+}
