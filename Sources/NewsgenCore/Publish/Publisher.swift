@@ -41,50 +41,39 @@ public struct Publisher: Sendable {
     /// from it instead of written, so static hosts and rsync see it unchanged.
     public func write(_ files: [OutputFile], to staging: URL) async throws(PublishError) -> WriteSummary {
         let output = self.output
-        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let chunkSize = max(1, (files.count + workers - 1) / workers)
-        let chunks = stride(from: 0, to: files.count, by: chunkSize).map { Array(files[$0..<min($0 + chunkSize, files.count)]) }
-        // Create every folder first, once, in order.
-        let folders = Set(files.map { ($0.path as NSString).deletingLastPathComponent }).filter { !$0.isEmpty }.sorted()
-        for folder in folders {
-            do {
-                try FileManager.default.createDirectory(at: staging.appendingPathComponent(folder), withIntermediateDirectories: true)
-            } catch {
-                throw PublishError("\(staging.appendingPathComponent(folder).path): cannot create folder (\(FileProblem.describe(error)))")
-            }
-        }
-        let results = await withTaskGroup(of: Result<WriteSummary, PublishError>.self) { group in
-            for chunk in chunks {
-                group.addTask {
-                    var summary = WriteSummary()
-                    for file in chunk {
-                        let target = staging.appendingPathComponent(file.path)
-                        let published = output.appendingPathComponent(file.path)
-                        if let existing = FileManager.default.contents(atPath: published.path), existing == file.data,
-                           link(published.path, target.path) == 0 {
-                            summary.unchanged += 1
-                            continue
-                        }
-                        do {
-                            try file.data.write(to: target)
-                            summary.written += 1
-                        } catch {
-                            return .failure(PublishError("\(target.path): cannot write (\(FileProblem.describe(error)))"))
-                        }
-                    }
-                    return .success(summary)
+        // Create every folder first, once, parents before children.
+        var created = Set<String>()
+        for folder in Set(files.map { ($0.path as NSString).deletingLastPathComponent }).filter({ !$0.isEmpty }).sorted() {
+            var path = ""
+            for part in folder.split(separator: "/") {
+                path += path.isEmpty ? String(part) : "/" + part
+                guard created.insert(path).inserted else { continue }
+                let url = staging.appendingPathComponent(path)
+                guard mkdir(url.path, 0o755) == 0 || errno == EEXIST else {
+                    throw PublishError("\(url.path): cannot create folder (\(String(cString: strerror(errno))))")
                 }
             }
-            var results: [Result<WriteSummary, PublishError>] = []
-            for await result in group { results.append(result) }
-            return results
+        }
+        let results = await Parallel.map(files) { file -> Result<Bool, PublishError> in
+            let target = staging.appendingPathComponent(file.path)
+            let published = output.appendingPathComponent(file.path)
+            // Unchanged bytes: a hard link to the published file keeps its inode and mtime.
+            if let existing = FileManager.default.contents(atPath: published.path), existing == file.data,
+               link(published.path, target.path) == 0 {
+                return .success(true)
+            }
+            do {
+                try file.data.write(to: target)
+                return .success(false)
+            } catch {
+                return .failure(PublishError("\(target.path): cannot write (\(FileProblem.describe(error)))"))
+            }
         }
         var total = WriteSummary()
         for result in results {
             switch result {
-            case .success(let summary):
-                total.written += summary.written
-                total.unchanged += summary.unchanged
+            case .success(let unchanged):
+                if unchanged { total.unchanged += 1 } else { total.written += 1 }
             case .failure(let error):
                 throw error
             }

@@ -112,34 +112,16 @@ struct SiteRenderer {
         return try await Self.run(jobs) + templates.assets
     }
 
-    /// Runs the jobs in as many chunks as there are cores, keeping their order.
+    /// Runs the jobs on every core, keeping their order; the first failure (in job order) is thrown.
     private static func run(_ jobs: [Job]) async throws(TemplateError) -> [OutputFile] {
-        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        let chunkSize = max(1, (jobs.count + workers - 1) / workers)
-        let chunks = stride(from: 0, to: jobs.count, by: chunkSize).map { Array(jobs[$0..<min($0 + chunkSize, jobs.count)]) }
-        let results = await withTaskGroup(of: (Int, Result<[OutputFile], TemplateError>).self) { group in
-            for (index, chunk) in chunks.enumerated() {
-                group.addTask {
-                    do throws(TemplateError) {
-                        return (index, .success(try chunk.map { job throws(TemplateError) in OutputFile(job.path, try job.make()) }))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
-            }
-            var results: [(Int, Result<[OutputFile], TemplateError>)] = []
-            for await result in group { results.append(result) }
-            return results.sorted { $0.0 < $1.0 }
-        }
-        var files: [OutputFile] = []
-        files.reserveCapacity(jobs.count)
-        for (_, result) in results {
-            switch result {
-            case .success(let chunk): files += chunk
-            case .failure(let error): throw error
+        let results = await Parallel.map(jobs) { job -> Result<OutputFile, TemplateError> in
+            do throws(TemplateError) {
+                return .success(OutputFile(job.path, try job.make()))
+            } catch {
+                return .failure(error)
             }
         }
-        return files
+        return try results.map { result throws(TemplateError) in try result.get() }
     }
 
 }

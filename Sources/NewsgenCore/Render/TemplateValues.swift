@@ -8,6 +8,7 @@
 enum TemplateValues {
     static func convert(_ value: Any) -> Any? {
         switch value {
+        case let value as any TemplateDictionary: return value.templateDictionary
         case let string as String: return string
         case let bool as Bool: return bool
         case let number as Int: return number
@@ -31,5 +32,43 @@ enum TemplateValues {
         default:
             return value
         }
+    }
+}
+
+/// A model that builds its own dictionary: for the values every page repeats (article rows,
+/// times, links), where reflecting each one was still a tenth of a large build.
+/// Keys must be the stored properties' names, as `convert` would give them.
+protocol TemplateDictionary {
+    var templateDictionary: [String: Any] { get }
+}
+
+extension TimeModel: TemplateDictionary {
+    var templateDictionary: [String: Any] { ["datetime": datetime, "text": text] }
+}
+
+extension NavItem: TemplateDictionary {
+    var templateDictionary: [String: Any] { ["title": title, "href": href, "current": current] }
+}
+
+extension FeedLinkModel: TemplateDictionary {
+    var templateDictionary: [String: Any] { ["label": label, "title": title, "href": href, "type": type] }
+}
+
+extension ArticleRow: TemplateDictionary {
+    var templateDictionary: [String: Any] {
+        var values: [String: Any] = [
+            "title": title, "href": href, "imageAlt": imageAlt,
+            "favorite": favorite, "readLater": readLater, "lead": lead,
+        ]
+        values["page"] = page
+        values["summary"] = summary
+        values["author"] = author
+        values["sourceName"] = sourceName
+        values["sourceHref"] = sourceHref
+        values["time"] = time?.templateDictionary
+        values["image"] = image
+        values["saved"] = saved
+        values["note"] = note
+        return values
     }
 }

@@ -157,21 +157,3 @@ public enum SiteValidator {
     }
 }
 
-/// Hands out the indices 0..<count once each, to whichever worker asks next.
-private final class WorkQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private let count: Int
-    private var nextIndex = 0
-
-    init(count: Int) {
-        self.count = count
-    }
-
-    func next() -> Int? {
-        lock.withLock {
-            guard nextIndex < count else { return nil }
-            defer { nextIndex += 1 }
-            return nextIndex
-        }
-    }
-}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Work spread over every core. Items are handed out one at a time from a shared queue, so a
+/// core that drew cheap items takes more of them (contiguous chunks left one core with all the
+/// heavy pages).
+enum Parallel {
+    /// `transform` applied to every item, results in the items' order.
+    static func map<T: Sendable, R: Sendable>(_ items: [T], _ transform: @escaping @Sendable (T) -> R) async -> [R] {
+        let queue = WorkQueue(count: items.count)
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, items.count))
+        let parts = await withTaskGroup(of: [(Int, R)].self) { group in
+            for _ in 0..<workers {
+                group.addTask {
+                    var done: [(Int, R)] = []
+                    while let index = queue.next() {
+                        done.append((index, transform(items[index])))
+                    }
+                    return done
+                }
+            }
+            var all: [(Int, R)] = []
+            all.reserveCapacity(items.count)
+            for await part in group { all += part }
+            return all
+        }
+        return parts.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+}
+
+/// Hands out the indices 0..<count, each once, to whichever worker asks next.
+final class WorkQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private let count: Int
+    private var nextIndex = 0
+
+    init(count: Int) {
+        self.count = count
+    }
+
+    func next() -> Int? {
+        lock.withLock {
+            guard nextIndex < count else { return nil }
+            defer { nextIndex += 1 }
+            return nextIndex
+        }
+    }
+}
