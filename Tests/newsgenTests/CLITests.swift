@@ -25,7 +25,17 @@ struct CLITests {
         var stderr: String
     }
 
-    func newsgen(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]) throws -> Run {
+    /// Runs newsgen on a thread of its own: waiting for the process on one of the few threads of
+    /// Swift's cooperative pool would starve the tests that run servers meanwhile.
+    func newsgen(_ arguments: [String], in folder: URL? = nil, environment: [String: String] = [:]) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try self.newsgenBlocking(arguments, in: folder, environment: environment) })
+            }
+        }
+    }
+
+    private func newsgenBlocking(_ arguments: [String], in folder: URL?, environment: [String: String]) throws -> Run {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
@@ -57,13 +67,13 @@ struct CLITests {
     }
 
     @Test("the sample site builds offline, silently, with exit status 0")
-    func buildSample() throws {
+    func buildSample() async throws {
         let site = try sampleSite()
-        let run = try newsgen(["build", "--offline"], in: site)
+        let run = try await newsgen(["build", "--offline"], in: site)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.isEmpty && run.stderr.isEmpty, "quiet under cron: \(run.stdout) \(run.stderr)")
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("public/index.html").path))
-        let verbose = try newsgen(["build", "--verbose"], in: site)
+        let verbose = try await newsgen(["build", "--verbose"], in: site)
         #expect(verbose.stderr.contains("[2/8] fetch 7 sources"), "\(verbose.stderr)")
         #expect(verbose.stderr.contains("[3/8] store cache "), "\(verbose.stderr)")
         #expect(verbose.stderr.contains(/\[\d\/8\] validate \d+ files, 0 problems [0-9.]+ s/), "\(verbose.stderr)")
@@ -71,14 +81,14 @@ struct CLITests {
     }
 
     @Test("validate: 0 on a good site; 1 and path:line:col on a broken file")
-    func validate() throws {
+    func validate() async throws {
         let site = try sampleSite()
-        #expect(try newsgen(["build"], in: site).status == 0)
-        let good = try newsgen(["validate", "public"], in: site)
+        #expect(try await newsgen(["build"], in: site).status == 0)
+        let good = try await newsgen(["validate", "public"], in: site)
         #expect(good.status == 0)
         #expect(good.stdout.hasPrefix("0 problems in 0 of "))
         try "<!DOCTYPE html>\n<html><body><p>broken</body></html>\n".write(to: site.appendingPathComponent("public/sources/index.html"), atomically: true, encoding: .utf8)
-        let bad = try newsgen(["validate", "public"], in: site)
+        let bad = try await newsgen(["validate", "public"], in: site)
         #expect(bad.status == 1)
         #expect(bad.stdout.contains("sources/index.html:2:"), "\(bad.stdout)")
         #expect(bad.stdout.contains(": xml-well-formed: "), "\(bad.stdout)")
@@ -86,10 +96,10 @@ struct CLITests {
     }
 
     @Test("validate --format json: one object with the file count and every problem")
-    func validateJSON() throws {
+    func validateJSON() async throws {
         let site = try sampleSite()
-        #expect(try newsgen(["build"], in: site).status == 0)
-        let good = try newsgen(["validate", "public", "--format", "json"], in: site)
+        #expect(try await newsgen(["build"], in: site).status == 0)
+        let good = try await newsgen(["validate", "public", "--format", "json"], in: site)
         #expect(good.status == 0)
         let clean = try JSONSerialization.jsonObject(with: Data(good.stdout.utf8)) as? [String: Any]
         #expect((clean?["files"] as? Int ?? 0) > 40)
@@ -100,7 +110,7 @@ struct CLITests {
         try text.replacingOccurrences(of: "<h1>", with: "<h2>").replacingOccurrences(of: "</h1>", with: "</h2>")
             .replacingOccurrences(of: " lang=\"en\"", with: "")
             .write(to: page, atomically: true, encoding: .utf8)
-        let bad = try newsgen(["validate", "public", "--format", "json"], in: site)
+        let bad = try await newsgen(["validate", "public", "--format", "json"], in: site)
         #expect(bad.status == 1)
         let report = try #require(try JSONSerialization.jsonObject(with: Data(bad.stdout.utf8)) as? [String: Any], "\(bad.stdout)")
         let problems = try #require(report["problems"] as? [[String: Any]])
@@ -111,62 +121,62 @@ struct CLITests {
         #expect(problems.first?["message"] as? String == "<html> has no lang attribute; say which language the page is in (lang=\"en\")")
         #expect(bad.stderr.isEmpty, "\(bad.stderr)")
 
-        let text2 = try newsgen(["validate", "public"], in: site)
+        let text2 = try await newsgen(["validate", "public"], in: site)
         #expect(text2.stdout.hasPrefix("favorites/index.html:2:1: html-lang: <html> has no lang attribute"), "\(text2.stdout)")
         #expect(text2.stdout.hasSuffix("2 problems in 1 of \(report["files"] as? Int ?? 0) files\n"), "\(text2.stdout)")
     }
 
     @Test("validate --base-url checks feeds' self links against where the site is served")
-    func validateBaseURL() throws {
+    func validateBaseURL() async throws {
         let site = try sampleSite()
-        #expect(try newsgen(["build"], in: site).status == 0)
-        #expect(try newsgen(["validate", "public", "--base-url", "https://news.example.org/"], in: site).status == 0)
-        let elsewhere = try newsgen(["validate", "public", "--base-url", "https://example.net/news"], in: site)
+        #expect(try await newsgen(["build"], in: site).status == 0)
+        #expect(try await newsgen(["validate", "public", "--base-url", "https://news.example.org/"], in: site).status == 0)
+        let elsewhere = try await newsgen(["validate", "public", "--base-url", "https://example.net/news"], in: site)
         #expect(elsewhere.status == 1)
         #expect(elsewhere.stdout.contains("feeds/headlines.rss:"), "\(elsewhere.stdout)")
         #expect(elsewhere.stdout.contains("feed-self-link: atom:link rel=\"self\" href \"https://news.example.org/feeds/headlines.rss\" is not where the feed is served: https://example.net/news/feeds/headlines.rss"), "\(elsewhere.stdout)")
-        #expect(try newsgen(["validate", "public", "--base-url", "news.example.org"], in: site).status == 2)
+        #expect(try await newsgen(["validate", "public", "--base-url", "news.example.org"], in: site).status == 2)
     }
 
     @Test("a bad config: one line naming the key, exit 1, nothing published")
-    func badConfig() throws {
+    func badConfig() async throws {
         let site = try sampleSite()
         try #"{"sources": [{"id": "a", "fead": "x.xml"}]}"#.write(to: site.appendingPathComponent("site.json"), atomically: true, encoding: .utf8)
-        let run = try newsgen(["build"], in: site)
+        let run = try await newsgen(["build"], in: site)
         #expect(run.status == 1)
         #expect(run.stderr == "newsgen: error: site.json: sources[0].fead: unknown key; did you mean feed? (allowed: id, name, category, feed, newsapi, json, refreshMinutes)\n")
         #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("public").path))
-        let missing = try newsgen(["build", "--config", "nope.json"], in: site)
+        let missing = try await newsgen(["build", "--config", "nope.json"], in: site)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("nope.json: not found"))
     }
 
     @Test("usage errors exit 2", arguments: [["build", "--bogus"], ["frobnicate"], ["build", "--quiet", "--verbose"], ["validate"], ["validate", "public", "--format", "xml"]])
-    func usage(arguments: [String]) throws {
-        let run = try newsgen(arguments)
+    func usage(arguments: [String]) async throws {
+        let run = try await newsgen(arguments)
         #expect(run.status == 2, "\(arguments): \(run.stderr)")
         #expect(!run.stderr.isEmpty)
     }
 
     @Test("saved add, list and remove edit the saved file the config names")
-    func saved() throws {
+    func saved() async throws {
         let site = try sampleSite()
-        let add = try newsgen(["saved", "add", "https://example.com/later", "--list", "read-later", "--title", "Later"], in: site)
+        let add = try await newsgen(["saved", "add", "https://example.com/later", "--list", "read-later", "--title", "Later"], in: site)
         #expect(add.status == 0)
         #expect(add.stdout == "Saved to Read Later: https://example.com/later\n")
-        let list = try newsgen(["saved", "list"], in: site)
+        let list = try await newsgen(["saved", "list"], in: site)
         #expect(list.stdout.contains("Read Later (4)"))
         #expect(list.stdout.contains("Later — https://example.com/later"))
         let saved = try String(contentsOf: site.appendingPathComponent("Samples/saved.json"), encoding: .utf8)
         #expect(saved.contains(#""device": "laptop""#), "unknown fields are kept")
-        #expect(try newsgen(["build"], in: site).status == 0)
+        #expect(try await newsgen(["build"], in: site).status == 0)
         #expect(try String(contentsOf: site.appendingPathComponent("public/read-later/index.html"), encoding: .utf8).contains(">Later</a>"))
-        let remove = try newsgen(["saved", "remove", "https://example.com/later"], in: site)
+        let remove = try await newsgen(["saved", "remove", "https://example.com/later"], in: site)
         #expect(remove.status == 0)
-        let again = try newsgen(["saved", "remove", "https://example.com/later"], in: site)
+        let again = try await newsgen(["saved", "remove", "https://example.com/later"], in: site)
         #expect(again.status == 1)
         #expect(again.stderr == "newsgen: error: https://example.com/later is not in Favorites or Read Later\n")
-        #expect(try newsgen(["saved", "add", "not-a-url"], in: site).status == 2)
+        #expect(try await newsgen(["saved", "add", "not-a-url"], in: site).status == 2)
     }
 
     @Test("serve: builds, then serves pages and feeds on 127.0.0.1 with their content types")
@@ -207,8 +217,8 @@ struct CLITests {
     }
 
     @Test("--help lists the commands")
-    func help() throws {
-        let run = try newsgen(["--help"])
+    func help() async throws {
+        let run = try await newsgen(["--help"])
         #expect(run.status == 0)
         for command in ["build", "validate", "serve", "saved", "sources"] { #expect(run.stdout.contains(command)) }
     }
@@ -217,7 +227,7 @@ struct CLITests {
     func lock() async throws {
         let site = try sampleSite()
         let held = try await BuildLock(path: site.appendingPathComponent(".newsgen/build.lock"), wait: false)
-        let run = try newsgen(["build"], in: site)
+        let run = try await newsgen(["build"], in: site)
         #expect(run.status == 1)
         #expect(run.stderr.contains("another build is running"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("public").path))

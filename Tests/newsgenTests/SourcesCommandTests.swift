@@ -16,16 +16,6 @@ extension CLITests {
         var all: [(uri: String, key: String?)] { lock.withLock { entries } }
     }
 
-    /// Runs newsgen on a thread of its own: waiting for the process on one of the few threads
-    /// of Swift's cooperative pool would starve the test server that it talks to.
-    func newsgenOffPool(_ arguments: [String], in folder: URL, environment: [String: String]) async throws -> Run {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try self.newsgen(arguments, in: folder, environment: environment) })
-            }
-        }
-    }
-
     /// A site folder whose site.json points newsapi.baseURL at `server`, and a fake NewsAPI there.
     func withSourcesServer(status: Int = 200, _ body: @Sendable (URL, Requests) async throws -> Void) async throws {
         let list = try Data(contentsOf: Self.fixtures.appendingPathComponent("sources.json"))
@@ -52,7 +42,7 @@ extension CLITests {
     @Test("sources: an aligned table of id, name, category and language; the key in the header only; cached for a day")
     func sourcesTable() async throws {
         try await withSourcesServer { site, requests in
-            let run = try await newsgenOffPool(["sources"], in: site, environment: ["NEWS_API_KEY": Self.key])
+            let run = try await newsgen(["sources"], in: site, environment: ["NEWS_API_KEY": Self.key])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stderr.isEmpty, "\(run.stderr)")
             #expect(run.stdout == """
@@ -67,13 +57,13 @@ extension CLITests {
             #expect(requests.all.first?.uri == "/v2/top-headlines/sources?language=en")
             #expect(requests.all.first?.key == Self.key)
 
-            let business = try await newsgenOffPool(["sources", "--category", "business"], in: site, environment: ["NEWS_API_KEY": Self.key])
+            let business = try await newsgen(["sources", "--category", "business"], in: site, environment: ["NEWS_API_KEY": Self.key])
             #expect(business.status == 0)
             #expect(business.stdout == "ID               NAME             CATEGORY  LANGUAGE\nnorthern-ledger  Northern Ledger  business  en\n")
             #expect(requests.all.count == 1, "the second run reads the cached list")
             #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent(".newsgen/newsapi-sources.json").path))
 
-            let german = try await newsgenOffPool(["sources", "--language", "de"], in: site, environment: ["NEWS_API_KEY": Self.key])
+            let german = try await newsgen(["sources", "--language", "de"], in: site, environment: ["NEWS_API_KEY": Self.key])
             #expect(german.status == 0)
             #expect(requests.all.last?.uri == "/v2/top-headlines/sources?language=de", "another language is fetched")
         }
@@ -82,18 +72,18 @@ extension CLITests {
     @Test("sources: no key, a rejected key, or an unknown category is one line on stderr and exit 1")
     func sourcesErrors() async throws {
         try await withSourcesServer { site, requests in
-            let missing = try await newsgenOffPool(["sources"], in: site, environment: ["NEWS_API_KEY": ""])
+            let missing = try await newsgen(["sources"], in: site, environment: ["NEWS_API_KEY": ""])
             #expect(missing.status == 1)
             #expect(missing.stdout.isEmpty)
             #expect(missing.stderr == "newsgen: error: NEWS_API_KEY is not set: get a key at https://newsapi.org/register and export NEWS_API_KEY=…\n")
             #expect(requests.all.isEmpty)
 
-            let unknown = try await newsgenOffPool(["sources", "--category", "gardening"], in: site, environment: ["NEWS_API_KEY": Self.key])
+            let unknown = try await newsgen(["sources", "--category", "gardening"], in: site, environment: ["NEWS_API_KEY": Self.key])
             #expect(unknown.status == 1)
             #expect(unknown.stderr == "newsgen: error: no en sources in category \"gardening\" (categories: business, general, sports, technology)\n")
         }
         try await withSourcesServer(status: 401) { site, _ in
-            let rejected = try await newsgenOffPool(["sources"], in: site, environment: ["NEWS_API_KEY": Self.key])
+            let rejected = try await newsgen(["sources"], in: site, environment: ["NEWS_API_KEY": Self.key])
             #expect(rejected.status == 1)
             #expect(rejected.stderr.hasPrefix("newsgen: error: NewsAPI apiKeyInvalid: the key in NEWS_API_KEY was not accepted"), "\(rejected.stderr)")
             #expect(rejected.stderr.split(separator: "\n").count == 1)

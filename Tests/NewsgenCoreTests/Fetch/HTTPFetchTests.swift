@@ -19,6 +19,7 @@ struct HTTPFetchTests {
         SourceConfig(id: "world", kind: .feed(.remote(url)))
     }
 
+    @discardableResult
     func withFetcher<T>(timeout: Duration = .seconds(10), maximumBytes: Int = 10 * 1_048_576, _ body: (HTTPFetcher) async throws -> T) async throws -> T {
         let client = HTTPFetcher.makeClient(maximumBytes: maximumBytes)
         do {
