@@ -43,8 +43,16 @@ public struct NewsAPISettings: Sendable, Hashable {
 
     static let keys = ["baseURL", "apiKeyEnv", "refreshMinutes", "requestPerSource"]
 
+    /// NewsAPI's own address, a constant that always parses.
+    static let newsAPIBaseURL: URL = {
+        guard let url = URL(string: "https://newsapi.org/v2") else {
+            preconditionFailure("https://newsapi.org/v2 is a valid URL")
+        }
+        return url
+    }()
+
     public static let defaults = NewsAPISettings(
-        baseURL: URL(string: "https://newsapi.org/v2")!,
+        baseURL: newsAPIBaseURL,
         apiKeyEnv: "NEWS_API_KEY",
         refreshMinutes: 60,
         requestPerSource: false
