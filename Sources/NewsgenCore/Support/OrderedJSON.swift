@@ -1,7 +1,8 @@
 import Foundation
 
-/// JSON that keeps the order of object keys, so that a file newsgen edits for the user
-/// (saved.json) keeps its unknown fields where they were and reads the same after each edit.
+/// JSON that keeps the order of object keys and numbers as written, so that a file newsgen
+/// edits for the user (saved.json) keeps its unknown fields where they were and reads the same
+/// after each edit.
 indirect enum OrderedJSON: Sendable, Hashable {
     case object([(key: String, value: OrderedJSON)])
     case array([OrderedJSON])
@@ -50,104 +51,28 @@ indirect enum OrderedJSON: Sendable, Hashable {
 
     // MARK: - Reading
 
-    struct SyntaxError: Error, CustomStringConvertible {
-        var offset: Int
-        var message: String
-        var description: String { "\(message) at byte \(offset)" }
+    /// Parses strictly (`JSONDocument`), keeping the order of keys and each number as written.
+    static func parse(_ data: Data) throws(JSONSyntaxProblem) -> OrderedJSON {
+        let root = try JSONDocument.parse(data)
+        let bytes = [UInt8](data)
+        func convert(_ node: JSONNode) -> OrderedJSON {
+            switch node.value {
+            case .object(let members): .object(members.map { ($0.key, convert($0.value)) })
+            case .array(let elements): .array(elements.map(convert))
+            case .string(let text): .string(text)
+            case .number: .number(numberText(in: bytes, at: node.offset))
+            case .bool(let value): .bool(value)
+            case .null: .null
+            }
+        }
+        return convert(root)
     }
 
-    static func parse(_ data: Data) throws -> OrderedJSON {
-        var parser = Parser(bytes: Array(data))
-        parser.skipWhitespace()
-        let value = try parser.value(depth: 0)
-        parser.skipWhitespace()
-        guard parser.index == parser.bytes.count else { throw SyntaxError(offset: parser.index, message: "unexpected text after the JSON value") }
-        return value
-    }
-
-    private struct Parser {
-        let bytes: [UInt8]
-        var index = 0
-
-        mutating func skipWhitespace() {
-            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
-        }
-
-        func fail(_ message: String) -> SyntaxError { SyntaxError(offset: index, message: message) }
-
-        mutating func value(depth: Int) throws -> OrderedJSON {
-            guard depth < 128 else { throw fail("nesting too deep") }
-            guard index < bytes.count else { throw fail("unexpected end") }
-            switch bytes[index] {
-            case UInt8(ascii: "{"):
-                index += 1
-                var pairs: [(String, OrderedJSON)] = []
-                skipWhitespace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object([]) }
-                while true {
-                    skipWhitespace()
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a key") }
-                    let key = try string()
-                    skipWhitespace()
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected :") }
-                    index += 1
-                    skipWhitespace()
-                    pairs.append((key, try value(depth: depth + 1)))
-                    skipWhitespace()
-                    guard index < bytes.count else { throw fail("unexpected end") }
-                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                    if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(pairs) }
-                    throw fail("expected , or }")
-                }
-            case UInt8(ascii: "["):
-                index += 1
-                var items: [OrderedJSON] = []
-                skipWhitespace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array([]) }
-                while true {
-                    skipWhitespace()
-                    items.append(try value(depth: depth + 1))
-                    skipWhitespace()
-                    guard index < bytes.count else { throw fail("unexpected end") }
-                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                    if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-                    throw fail("expected , or ]")
-                }
-            case UInt8(ascii: "\""):
-                return .string(try string())
-            case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-            case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-            case UInt8(ascii: "n"): try literal("null"); return .null
-            default:
-                let start = index
-                while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
-                let text = String(decoding: bytes[start..<index], as: UTF8.self)
-                guard !text.isEmpty, Double(text) != nil else { index = start; throw fail("unexpected character") }
-                return .number(text)
-            }
-        }
-
-        mutating func literal(_ word: String) throws {
-            let utf8 = Array(word.utf8)
-            guard index + utf8.count <= bytes.count, Array(bytes[index..<index + utf8.count]) == utf8 else { throw fail("unexpected character") }
-            index += utf8.count
-        }
-
-        /// A string token, decoded through JSONDecoder (escapes and surrogate pairs done right).
-        mutating func string() throws -> String {
-            let start = index
-            index += 1
-            while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-                index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
-            }
-            guard index < bytes.count else { throw fail("unterminated string") }
-            index += 1
-            do {
-                return try JSONDecoder().decode(String.self, from: Data(bytes[start..<index]))
-            } catch {
-                throw SyntaxError(offset: start, message: "malformed string")
-            }
-        }
+    /// The text of the (already validated) number that starts at `offset`.
+    private static func numberText(in bytes: [UInt8], at offset: Int) -> String {
+        var end = offset
+        while end < bytes.count, "+-0123456789.eE".utf8.contains(bytes[end]) { end += 1 }
+        return String(decoding: bytes[offset..<end], as: UTF8.self)
     }
 
     // MARK: - Writing

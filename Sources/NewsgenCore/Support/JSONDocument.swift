@@ -45,9 +45,11 @@ struct JSONNode {
 }
 
 /// Where and why a text is not JSON.
-struct JSONSyntaxProblem: Error {
+struct JSONSyntaxProblem: Error, CustomStringConvertible {
     var offset: Int
     var message: String
+
+    var description: String { "\(message) (at byte \(offset))" }
 }
 
 /// A strict RFC 8259 parser that keeps positions. It accepts exactly what JSON allows (a UTF-8
