@@ -257,7 +257,7 @@ struct CacheTests {
             try await build(config, at: Self.start)
             let database = try DatabaseQueue(path: config.cache.path)
             try await database.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
-            try await database.close()
+            try database.close()
             let (report, log) = try await build(config, at: Self.start + 3600, refresh: true)
             #expect(report.exitStatus == 0)
             #expect(log.warnings.contains { $0.contains("was written by a newer newsgen") }, "\(log.warnings)")
