@@ -107,6 +107,9 @@ public struct Build: Sendable {
         let started = now()
         var clock = StageClock(logger: logger, total: 8)
         let publisher = Publisher(output: config.output)
+        // Refuse before any work: the output must be a folder of its own that newsgen may replace.
+        try config.checkOutputOverlaps()
+        try publisher.checkReplaceable()
 
         let templates = try await clock.run("load templates") { try await TemplateSet.load(folder: config.templates, builtInIfMissing: !config.templatesIsExplicit) }
         async let available = catalog?.load(now: started, offline: options.offline, logger: logger)

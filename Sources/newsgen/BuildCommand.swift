@@ -108,6 +108,7 @@ struct BuildRunner: Sendable {
         var config = try SiteConfig.load(from: file)
         if let outputOverride {
             config.output = URL(fileURLWithPath: outputOverride).standardizedFileURL
+            try config.checkOutputOverlaps(outputKey: "--output")
         }
         return config
     }

@@ -26,16 +26,42 @@ struct SavedCommand: AsyncParsableCommand {
 
         /// The saved files to work on: --file, else those of site.json (the first for additions).
         func files() throws -> [URL] {
-            if let file { return [URL(fileURLWithPath: file).standardizedFileURL] }
+            try named().files
+        }
+
+        /// The saved files, and whether they were named (by --file, or by `saved` in site.json)
+        /// rather than the default, which may well not exist.
+        func named() throws -> (files: [URL], explicit: Bool) {
+            if let file { return ([URL(fileURLWithPath: file).standardizedFileURL], true) }
             let configFile = URL(fileURLWithPath: config).standardizedFileURL
             guard FileManager.default.fileExists(atPath: configFile.path) else {
                 throw CommandFailure("\(config): not found (run newsgen in the folder of your site.json, or pass --config FILE or --file FILE)")
             }
             do {
-                return try SiteConfig.load(from: configFile).saved
+                let site = try SiteConfig.load(from: configFile)
+                return (site.saved, site.savedIsExplicit)
             } catch {
                 throw CommandFailure(error.description)
             }
+        }
+
+        /// The warning a build gives for a named saved file that does not exist.
+        static func warnMissing(_ file: URL) {
+            FileHandle.standardError.write(Data("newsgen: warning: \(file.path): saved file not found; its lists are empty\n".utf8))
+        }
+
+        /// Reads every saved file; a named file that does not exist gets the warning a build gives.
+        func readAll() throws -> [SavedLists] {
+            let (files, explicit) = try named()
+            var lists: [SavedLists] = []
+            for file in files {
+                if let list = try SavedFile.read(file) {
+                    lists.append(list)
+                } else if explicit {
+                    FileOptions.warnMissing(file)
+                }
+            }
+            return lists
         }
     }
 
@@ -93,7 +119,14 @@ struct SavedCommand: AsyncParsableCommand {
             try CommandFailure.report {
                 let kinds = list.map { [$0.kind] } ?? SavedListKind.allCases
                 var removed: [String] = []
-                for file in try options.files() where FileManager.default.fileExists(atPath: file.path) {
+                let (files, explicit) = try options.named()
+                for file in files {
+                    guard FileManager.default.fileExists(atPath: file.path) else {
+                        if explicit {
+                            FileOptions.warnMissing(file)
+                        }
+                        continue
+                    }
                     var editor = try SavedFileEditor(file: file)
                     if case .removed(let from) = editor.remove(url: url, from: kinds) {
                         try editor.save()
@@ -115,11 +148,7 @@ struct SavedCommand: AsyncParsableCommand {
 
         func run() async throws {
             try CommandFailure.report {
-                var lists: [SavedLists] = []
-                for file in try options.files() {
-                    if let list = try SavedFile.read(file) { lists.append(list) }
-                }
-                let merged = SavedLists.merge(lists)
+                let merged = SavedLists.merge(try options.readAll())
                 for kind in SavedListKind.allCases {
                     let entries = merged[kind]
                     print("\(kind.title) (\(entries.count))")

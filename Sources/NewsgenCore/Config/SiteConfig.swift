@@ -190,7 +190,7 @@ extension SiteConfig {
             sources.append(source)
         }
 
-        return SiteConfig(
+        let config = SiteConfig(
             file: file,
             title: try root.nonEmptyString("title") ?? "Morning Brief",
             description: try root.string("description") ?? "Headlines from the sources I follow",
@@ -209,6 +209,8 @@ extension SiteConfig {
             newsapi: newsapi,
             sources: sources
         )
+        try config.checkOutputOverlaps()
+        return config
     }
 
     private static func decodeNewsAPI(_ root: ConfigReader) throws(ConfigError) -> NewsAPISettings {

@@ -10,11 +10,46 @@ public struct PublishError: Error, Sendable, CustomStringConvertible {
 
 /// Writes a site into a staging folder beside the output, then swaps it into place with one
 /// rename, so that the served folder only ever holds a whole, validated site.
+///
+/// A published site carries a marker file, and only an empty folder or one with the marker is
+/// ever replaced: newsgen never destroys a folder it did not write.
 public struct Publisher: Sendable {
     public let output: URL
 
+    /// The marker a published site carries at its root.
+    public static let markerName = ".newsgen-site"
+
+    /// The marker's bytes: what the folder is, and that newsgen may replace it.
+    static let marker = OutputFile(
+        markerName,
+        "This folder is a site published by newsgen. Each build replaces it whole: files added by hand are lost.\n"
+    )
+
     public init(output: URL) {
         self.output = output.standardizedFileURL
+    }
+
+    /// Checks that the output may be replaced: it does not exist yet, or it is an empty folder,
+    /// or it is a site newsgen published (it carries the marker). Anything else is refused.
+    public func checkReplaceable() throws(PublishError) {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: output.path, isDirectory: &isDirectory) else { return }
+        guard isDirectory.boolValue else {
+            throw PublishError("\(output.path): is a file, not a folder; newsgen will not replace it. Choose another output folder, or move the file away")
+        }
+        let entries: [String]
+        do {
+            entries = try fileManager.contentsOfDirectory(atPath: output.path).sorted()
+        } catch {
+            throw PublishError("\(output.path): cannot read the output folder (\(FileProblem.describe(error)))")
+        }
+        guard !entries.isEmpty, !entries.contains(Self.markerName), !isEarlierSite() else { return }
+        let shown = entries.prefix(3).joined(separator: ", ") + (entries.count > 3 ? " and \(entries.count - 3) more" : "")
+        throw PublishError(
+            "\(output.path): holds files newsgen did not write (\(shown)), and a build replaces its output folder whole; "
+                + "nothing was published. Choose an empty or new folder for output, or move these files away"
+        )
     }
 
     /// What writing the staging folder did.
@@ -37,10 +72,20 @@ public struct Publisher: Sendable {
         return staging
     }
 
+    /// Whether the output is a site an earlier newsgen, from before the marker, published:
+    /// its headlines feed names newsgen as its generator.
+    private func isEarlierSite() -> Bool {
+        guard let feed = FileHandle(forReadingAtPath: output.appendingPathComponent("feeds/headlines.rss").path) else { return false }
+        defer { try? feed.close() }
+        let start = (try? feed.read(upToCount: 4096)) ?? nil
+        return start.map { String(decoding: $0, as: UTF8.self).contains("<generator>newsgen ") } ?? false
+    }
+
     /// Writes files into the staging folder. A file identical to the published one is hard-linked
     /// from it instead of written, so static hosts and rsync see it unchanged.
     public func write(_ files: [OutputFile], to staging: URL) async throws(PublishError) -> WriteSummary {
         let output = self.output
+        let files = files + [Self.marker]
         // Create every folder first, once, parents before children.
         var created = Set<String>()
         for folder in Set(files.map { ($0.path as NSString).deletingLastPathComponent }).filter({ !$0.isEmpty }).sorted() {
@@ -85,12 +130,9 @@ public struct Publisher: Sendable {
     /// else two renames (the output is missing for an instant, never half-written).
     public func swap(in staging: URL) throws(PublishError) {
         let fileManager = FileManager.default
-        var isDirectory: ObjCBool = false
-        let exists = fileManager.fileExists(atPath: output.path, isDirectory: &isDirectory)
-        if exists && !isDirectory.boolValue {
-            throw PublishError("\(output.path): is a file, not a folder; refusing to replace it")
-        }
-        if !exists {
+        // Checked again here: files may have appeared in the output while the build ran.
+        try checkReplaceable()
+        if !fileManager.fileExists(atPath: output.path) {
             guard rename(staging.path, output.path) == 0 else {
                 throw PublishError("\(output.path): cannot move the new site into place (\(String(cString: strerror(errno))))")
             }

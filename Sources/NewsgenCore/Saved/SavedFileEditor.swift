@@ -75,10 +75,15 @@ public struct SavedFileEditor: Sendable {
         return removedFrom.isEmpty ? .notFound : .removed(from: removedFrom)
     }
 
-    /// Writes the file atomically (a temporary file in the same folder, then a rename).
+    /// Writes the file atomically (a temporary file in the same folder, then a rename). The
+    /// folder must exist: a mistyped path is an error, not a new folder somewhere.
     public func save() throws(ConfigError) {
+        let folder = file.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ConfigError(file: file.path, keyPath: "", message: "cannot be written: the folder \(folder.path) does not exist (create it first, or choose another file)")
+        }
         do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(document.formatted().utf8).write(to: file, options: .atomic)
         } catch {
             throw ConfigError(file: file.path, keyPath: "", message: "cannot be written (\(FileProblem.describe(error)))")
