@@ -14,7 +14,7 @@ struct FeedCorpusTests {
 
     @Test("the corpus is there")
     func corpusPresent() {
-        #expect(Self.files.count > 2000, "expected ../shared/corpus/feedparser-tests beside the repository")
+        #expect(Self.files.count > 2000, "expected ../shared/corpus/feedparser-tests beside the repository, or .feedparser-tests/ (Scripts/install-deps fetches it)")
     }
 
     @Test("every feed parses or fails with a clear error, never a crash")

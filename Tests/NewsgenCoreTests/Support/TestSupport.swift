@@ -8,7 +8,12 @@ enum TestSupport {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let fixtures = repository.appendingPathComponent("Tests/NewsgenCoreTests/Fixtures")
-    static let corpus = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus/feedparser-tests")
+    /// feedparser's test feeds: the project's shared copy beside the repository when it is there,
+    /// else the one `Scripts/install-deps` fetched from PyPI into `.feedparser-tests/`.
+    static let corpus: URL = {
+        let shared = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus/feedparser-tests")
+        return FileManager.default.fileExists(atPath: shared.path) ? shared : repository.appendingPathComponent(".feedparser-tests")
+    }()
 
     static func fixture(_ name: String) throws -> Data {
         try Data(contentsOf: fixtures.appendingPathComponent(name))
