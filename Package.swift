@@ -32,8 +32,13 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            exclude: ["Validate/Schemas"],
+            plugins: ["EmbedFiles"]
         ),
+        // Templates/ and the .rng schemas, embedded into the binary at build time.
+        .executableTarget(name: "EmbedFilesTool", path: "Plugins/EmbedFilesTool"),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
         .executableTarget(
             name: "newsgen",
             dependencies: [

@@ -6,7 +6,7 @@ import Testing
 struct DefaultThemeTests {
     static let theme = TestSupport.repository.appendingPathComponent("Templates")
 
-    @Test("it is Templates/ exactly (run Scripts/embed-theme after editing Templates/)")
+    @Test("the EmbedFiles plugin builds Templates/ into the binary, every file, byte for byte")
     func matchesTemplatesFolder() throws {
         let files = try #require(FileManager.default.enumerator(atPath: Self.theme.path)?.allObjects as? [String])
         let templates = files.filter { $0.hasSuffix(".mustache") }

@@ -12,6 +12,17 @@ struct SchemaTests {
         return checked.schema.map(\.message)
     }
 
+    @Test("the embedded schemas are the .rng files, byte for byte")
+    func embedded() throws {
+        let folder = TestSupport.repository.appendingPathComponent("Sources/NewsgenCore/Validate/Schemas")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".rng") }
+        #expect(Set(files) == Set(Schemas.files.map(\.file)))
+        #expect(Set(EmbeddedFiles.schemas.keys) == Set(files))
+        for file in files {
+            #expect(EmbeddedFiles.schemas[file] == (try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)), "\(file)")
+        }
+    }
+
     @Test("every schema compiles")
     func compile() throws {
         for kind in [FileKind.rss, .atom, .opml, .sitemap] {
