@@ -25,6 +25,25 @@ struct ConfigReader {
         }
     }
 
+    /// Parses a configuration file's bytes. An error names the line and column and what was
+    /// expected there (`site.json:3:17: expected ',' or '}' after an object member, found '"'`).
+    static func parse(_ data: Data, file: String) throws(ConfigError) -> JSONValue {
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw ConfigError(file: file, keyPath: "", message: "is empty; expected a JSON object")
+        }
+        do {
+            return try JSONValue.parse(data)
+        } catch {
+            throw syntaxError(error, file: file)
+        }
+    }
+
+    /// A JSON syntax problem as a configuration error: the position joins the file name
+    /// (`saved.json:2:5`), so it reads like a compiler's and editors can jump to it.
+    static func syntaxError(_ problem: JSONSyntaxProblem, file: String) -> ConfigError {
+        ConfigError(file: "\(file):\(problem.line):\(problem.column)", keyPath: "", message: problem.message)
+    }
+
     func contains(_ key: String) -> Bool { object[key] != nil && object[key] != .null }
 
     func value(_ key: String) -> JSONValue? {

@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON document as a plain value, so that configuration can be read strictly
 /// (unknown keys rejected, every error naming its key path).
-enum JSONValue: Sendable, Hashable, Decodable {
+enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
     case array([JSONValue])
     case string(String)
@@ -10,32 +10,22 @@ enum JSONValue: Sendable, Hashable, Decodable {
     case bool(Bool)
     case null
 
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
+    /// Parses JSON bytes with the strict parser (`JSONDocument`), so that an error says where
+    /// the syntax is broken (line and column) and what was expected. A key given twice in one
+    /// object keeps its first value.
+    static func parse(_ data: Data) throws(JSONSyntaxProblem) -> JSONValue {
+        JSONValue(try JSONDocument.parse(data))
     }
 
-    /// Parses JSON bytes; the error explains where the syntax is broken.
-    static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch let DecodingError.dataCorrupted(context) {
-            let detail = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            throw JSONSyntaxError(detail: detail ?? context.debugDescription)
-        } catch {
-            throw JSONSyntaxError(detail: String(describing: error))
+    private init(_ node: JSONNode) {
+        switch node.value {
+        case .object(let members):
+            self = .object(Dictionary(members.map { ($0.key, JSONValue($0.value)) }, uniquingKeysWith: { first, _ in first }))
+        case .array(let elements): self = .array(elements.map(JSONValue.init))
+        case .string(let text): self = .string(text)
+        case .number(let number): self = .number(number)
+        case .bool(let bool): self = .bool(bool)
+        case .null: self = .null
         }
     }
 
@@ -50,8 +40,4 @@ enum JSONValue: Sendable, Hashable, Decodable {
         case .null: "null"
         }
     }
-}
-
-struct JSONSyntaxError: Error, Sendable {
-    var detail: String
 }

@@ -127,12 +127,7 @@ extension SiteConfig {
     /// Decodes site.json bytes; relative paths resolve against the folder of `file`.
     public static func decode(_ data: Data, file: URL, displayName: String? = nil) throws(ConfigError) -> SiteConfig {
         let display = displayName ?? file.lastPathComponent
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(data)
-        } catch {
-            throw ConfigError(file: display, keyPath: "", message: "is not valid JSON: \(error.detail)")
-        }
+        let json = try ConfigReader.parse(data, file: display)
         let folder = file.deletingLastPathComponent()
         let root = try ConfigReader(json, file: display, path: "", allowedKeys: keys)
 

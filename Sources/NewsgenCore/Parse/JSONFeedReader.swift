@@ -8,7 +8,7 @@ enum JSONFeedReader {
         do {
             json = try JSONValue.parse(data)
         } catch {
-            throw .malformedJSON(error.detail)
+            throw .malformedJSON(error.description)
         }
         guard case .object(let feed) = json else { throw .malformedJSON("the top level is not an object") }
         guard feed["version"]?.string?.hasPrefix("https://jsonfeed.org/version/") == true || feed["items"] != nil else {

@@ -53,6 +53,21 @@ struct SiteRenderer {
     /// Articles per archive page.
     static let archivePageSize = 50
 
+    /// The value each page template renders with, so that loading a theme can check every name
+    /// its templates use against the models (`TemplateNames`). `render()` asserts it keeps up.
+    static var pageModels: [String: Any.Type] {
+        [
+            "headlines": Page<HeadlinesContent>.self,
+            "sources": Page<SourcesContent>.self,
+            "source": Page<ArticleListContent>.self,
+            "category": Page<ArticleListContent>.self,
+            SavedListKind.favorites.slug: Page<ArticleListContent>.self,
+            SavedListKind.readLater.slug: Page<ArticleListContent>.self,
+            "archive": Page<ArchiveContent>.self,
+            "article": Page<ArticleContent>.self,
+        ]
+    }
+
     let templates: TemplateSet
     let content: SiteContent
 
@@ -75,6 +90,7 @@ struct SiteRenderer {
         var pages: [String] = []
 
         func page<C: Sendable>(_ path: String, template: String, _ build: @escaping @Sendable (String) -> Page<C>) {
+            assert(Self.pageModels[template] == Page<C>.self, "SiteRenderer.pageModels has no \(Page<C>.self) for \(template)")
             let root = SitePaths.root(fromPage: path)
             jobs.append(Job(path: SitePaths.file(forPage: path)) { () throws(TemplateError) in try templates.render(template, build(root)) })
             pages.append(path)

@@ -34,17 +34,19 @@ struct TemplateSet: Sendable {
     /// The theme in a folder: `*.mustache` templates (in subfolders too) and `assets/`.
     init(folder: URL) async throws(TemplateError) {
         origin = folder.path
+        let files = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).sorted()
+        var texts: [String: String] = [:]
+        for file in files where file.hasSuffix(".mustache") {
+            texts[file] = try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+        }
+        // Sections first: swift-mustache says only that "a section is never closed", at the end of the file.
+        let sources = try Self.sources(texts: texts, location: { folder.appendingPathComponent($0).path })
         do {
             library = try await MustacheLibrary(directory: folder.path)
         } catch let error as MustacheLibrary.ParserError {
             throw TemplateError("\(folder.appendingPathComponent(error.filename).path):\(error.context.lineNumber):\(error.context.columnNumber): \(Self.describe(error.error)) near \"\(error.context.line.trimmingCharacters(in: .whitespaces))\"")
         } catch {
             throw TemplateError("\(folder.path): cannot load templates (\(error))")
-        }
-        let files = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).sorted()
-        var texts: [String: String] = [:]
-        for file in files where file.hasSuffix(".mustache") {
-            texts[file] = try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
         }
         var assets: [OutputFile] = []
         for file in files where file.hasPrefix("assets/") {
@@ -58,11 +60,14 @@ struct TemplateSet: Sendable {
             }
         }
         self.assets = assets
-        try check(texts: texts, location: { folder.appendingPathComponent($0).path })
+        try check(texts: texts, sources: sources, location: { folder.appendingPathComponent($0).path })
     }
 
     /// The default theme built into newsgen (Scripts/embed-theme makes it from Templates/).
     static func builtIn() throws(TemplateError) -> TemplateSet {
+        let texts = Dictionary(uniqueKeysWithValues: DefaultTheme.templates.map { ($0.key + ".mustache", $0.value) })
+        let location = { (file: String) in "built-in theme: \(file)" }
+        let sources = try Self.sources(texts: texts, location: location)
         var library = MustacheLibrary()
         for (name, text) in DefaultTheme.templates.sorted(by: { $0.key < $1.key }) {
             do {
@@ -75,8 +80,7 @@ struct TemplateSet: Sendable {
             origin: "the built-in theme", library: library,
             assets: DefaultTheme.assets.sorted { $0.key < $1.key }.map { OutputFile("assets/" + $0.key, $0.value) }
         )
-        try set.check(texts: Dictionary(uniqueKeysWithValues: DefaultTheme.templates.map { ($0.key + ".mustache", $0.value) }),
-                      location: { "built-in theme: \($0)" })
+        try set.check(texts: texts, sources: sources, location: location)
         return set
     }
 
@@ -86,9 +90,23 @@ struct TemplateSet: Sendable {
         self.assets = assets
     }
 
+    /// Reads each template's tags, naming a section that is never closed or closed by another name.
+    private static func sources(texts: [String: String], location: (String) -> String) throws(TemplateError) -> [String: TemplateSource] {
+        var sources: [String: TemplateSource] = [:]
+        for (file, text) in texts.sorted(by: { $0.key < $1.key }) {
+            let name = String(file.dropLast(".mustache".count))
+            if let source = try TemplateSource(name: name, location: location(file), text: text) {
+                sources[name] = source
+            }
+        }
+        return sources
+    }
+
     /// Every required template exists, and every partial a template names exists: Mustache would
     /// render a missing one as nothing, so a theme that names one is broken, and says where.
-    private func check(texts: [String: String], location: (String) -> String) throws(TemplateError) {
+    /// Then each template's own markup is well-formed, and every name a page template uses is
+    /// one its page model provides: both would otherwise show only on rendered pages.
+    private func check(texts: [String: String], sources: [String: TemplateSource], location: (String) -> String) throws(TemplateError) {
         for name in Self.required where library.getTemplate(named: name) == nil {
             throw TemplateError("\(location(name + ".mustache")): missing; every theme needs \(Self.required.map { $0 + ".mustache" }.joined(separator: ", "))")
         }
@@ -103,6 +121,10 @@ struct TemplateSet: Sendable {
                 }
             }
         }
+        for (_, source) in sources.sorted(by: { $0.key < $1.key }) {
+            try TemplateMarkup.check(source)
+        }
+        try TemplateNames(sources: sources, models: SiteRenderer.pageModels).check()
     }
 
     func render<Content>(_ name: String, _ page: Page<Content>) throws(TemplateError) -> String {

@@ -1,10 +1,14 @@
 import Foundation
 
-/// Edits a saved.json file for `newsgen saved`: unknown fields are kept where they are, the
+/// Edits a saved.json file for `newsgen saved`: the order of keys and entries is kept, the
 /// formatting is stable (the same lists always give the same bytes), and the file is replaced
-/// atomically, so a crash never leaves half a file.
+/// atomically, so a crash never leaves half a file. A file that is not JSON or has a key
+/// saved.json does not have is not edited: the error says where, as a build would.
 public struct SavedFileEditor: Sendable {
     public let file: URL
+    /// Entries the file holds that a build skips (`saved.json: favorites[2]: …; skipped`); an
+    /// edit keeps them as they are.
+    public let warnings: [ConfigError]
     private var document: OrderedJSON
 
     /// What an edit did, for the message the command prints.
@@ -21,6 +25,7 @@ public struct SavedFileEditor: Sendable {
         self.file = file
         guard FileManager.default.fileExists(atPath: file.path) else {
             document = .object([])
+            warnings = []
             return
         }
         let data: Data
@@ -29,8 +34,8 @@ public struct SavedFileEditor: Sendable {
         } catch {
             throw ConfigError(file: file.path, keyPath: "", message: "cannot be read (\(FileProblem.describe(error)))")
         }
-        // Check the contract's shape first, for errors that name the key path.
-        _ = try SavedFile.decode(data, file: file.path)
+        // Check the contract's shape first, for errors that name the line or the key path.
+        warnings = try SavedFile.reading(data, file: file.path).warnings
         if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             document = .object([])
             return
@@ -38,7 +43,7 @@ public struct SavedFileEditor: Sendable {
         do {
             document = try OrderedJSON.parse(data)
         } catch {
-            throw ConfigError(file: file.path, keyPath: "", message: "is not valid JSON: \(error)")
+            throw ConfigReader.syntaxError(error, file: file.path)
         }
     }
 

@@ -83,10 +83,40 @@ public struct SavedLists: Sendable, Hashable {
 }
 
 /// Reading saved.json files.
+///
+/// A file is as strict as site.json: a file that is not JSON, a key that is not in the
+/// contract, or a list that is not an array is an error naming the line and column or the key
+/// path. One entry newsgen cannot use (a URL that is not http(s), a date that is not a date) is
+/// a warning and is skipped: one saved file per device must not stop the site.
 public enum SavedFile {
+    /// The keys of the file: one list per kind.
+    static let keys = SavedListKind.allCases.map(\.key)
+    /// The keys of one entry.
+    static let entryKeys = ["url", "id", "title", "savedAt"]
+
+    /// What reading one saved file gave: its lists, and a warning for each entry skipped.
+    public struct Reading: Sendable, Hashable {
+        public var lists: SavedLists
+        /// One per skipped entry, naming the file and the entry:
+        /// `saved.json: favorites[2]: url "not a url" is not an absolute http(s) URL; skipped`.
+        public var warnings: [ConfigError]
+
+        public init(lists: SavedLists = SavedLists(), warnings: [ConfigError] = []) {
+            self.lists = lists
+            self.warnings = warnings
+        }
+    }
+
     /// Reads one saved file. A file that does not exist is an empty list (`nil`);
-    /// a file that exists but is broken is an error naming the key path.
+    /// a file that exists but is broken is an error naming the key path. Entries that cannot be
+    /// used are left out; `reading(_:)` also says which.
     public static func read(_ url: URL) throws(ConfigError) -> SavedLists? {
+        try reading(url)?.lists
+    }
+
+    /// Reads one saved file, with a warning for each entry skipped. A file that does not exist
+    /// gives `nil`.
+    public static func reading(_ url: URL) throws(ConfigError) -> Reading? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let data: Data
         do {
@@ -94,60 +124,77 @@ public enum SavedFile {
         } catch {
             throw ConfigError(file: url.path, keyPath: "", message: "cannot be read (\(FileProblem.describe(error)))")
         }
-        return try decode(data, file: url.path)
+        return try reading(data, file: url.path)
     }
 
-    /// Decodes saved.json bytes. Unknown keys are allowed (other tools and devices may add them).
+    /// Decodes saved.json bytes; entries that cannot be used are left out.
     public static func decode(_ data: Data, file: String) throws(ConfigError) -> SavedLists {
-        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return SavedLists() }
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(data)
-        } catch {
-            throw ConfigError(file: file, keyPath: "", message: "is not valid JSON: \(error.detail)")
-        }
-        guard case .object(let root) = json else {
+        try reading(data, file: file).lists
+    }
+
+    /// Decodes saved.json bytes, with a warning for each entry skipped. An empty file is empty lists.
+    public static func reading(_ data: Data, file: String) throws(ConfigError) -> Reading {
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return Reading() }
+        let json = try ConfigReader.parse(data, file: file)
+        guard case .object = json else {
             throw ConfigError(file: file, keyPath: "", message: "expected an object with favorites and readLater, found \(json.kindName)")
         }
-        var lists = SavedLists()
+        let root = try ConfigReader(json, file: file, path: "", allowedKeys: keys)
+        var reading = Reading()
         for kind in SavedListKind.allCases {
-            guard let value = root[kind.key], value != .null else { continue }
+            guard let value = root.value(kind.key) else { continue }
             guard case .array(let items) = value else {
-                throw ConfigError(file: file, keyPath: kind.key, message: "expected an array of entries, found \(value.kindName)")
+                throw root.error(kind.key, "expected an array of entries, found \(value.kindName)")
             }
             for (index, item) in items.enumerated() {
-                lists[kind].append(try entry(item, file: file, path: "\(kind.key)[\(index)]"))
+                let path = "\(kind.key)[\(index)]"
+                switch try entry(item, file: file, path: path) {
+                case .success(let entry): reading.lists[kind].append(entry)
+                case .failure(let problem): reading.warnings.append(ConfigError(file: file, keyPath: path, message: "\(problem.message); skipped"))
+                }
             }
         }
-        return lists
+        return reading
     }
 
-    private static func entry(_ value: JSONValue, file: String, path: String) throws(ConfigError) -> SavedEntry {
-        guard case .object(let object) = value else {
-            throw ConfigError(file: file, keyPath: path, message: "expected an object with a url, found \(value.kindName)")
+    /// Why an entry is skipped.
+    private struct EntryProblem: Error {
+        var message: String
+    }
+
+    /// One entry: an unknown key is an error (a typo would silently lose a field); anything else
+    /// wrong makes the entry unusable, which the caller reports and skips.
+    private static func entry(_ value: JSONValue, file: String, path: String) throws(ConfigError) -> Result<SavedEntry, EntryProblem> {
+        guard case .object = value else {
+            return .failure(EntryProblem(message: "expected an object with a url, found \(value.kindName)"))
         }
-        func string(_ key: String) throws(ConfigError) -> String? {
-            guard let value = object[key], value != .null else { return nil }
+        let object = try ConfigReader(value, file: file, path: path, allowedKeys: entryKeys)
+        func string(_ key: String) -> Result<String?, EntryProblem> {
+            guard let value = object.value(key) else { return .success(nil) }
             guard case .string(let string) = value else {
-                throw ConfigError(file: file, keyPath: "\(path).\(key)", message: "expected a string, found \(value.kindName)")
+                return .failure(EntryProblem(message: "\(key) is \(value.kindName); expected a string"))
             }
             let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
-            return trimmed.isEmpty ? nil : trimmed
+            return .success(trimmed.isEmpty ? nil : trimmed)
         }
-        var entry = SavedEntry(url: try string("url"), id: try string("id"), title: try string("title"))
-        if let url = entry.url, URLNormalizer.absoluteHTTP(url, base: nil) == nil {
-            throw ConfigError(file: file, keyPath: "\(path).url", message: "expected an absolute http(s) URL, found \"\(url)\"")
-        }
-        guard entry.url != nil || entry.id != nil else {
-            throw ConfigError(file: file, keyPath: path, message: "needs a url (or the id of an article)")
-        }
-        if let raw = try string("savedAt") {
-            guard let date = FeedDate.parse(raw) else {
-                throw ConfigError(file: file, keyPath: "\(path).savedAt", message: "expected a date such as 2026-11-20T08:00:00Z, found \"\(raw)\"")
+        do throws(EntryProblem) {
+            var entry = SavedEntry(url: try string("url").get(), id: try string("id").get(), title: try string("title").get())
+            if let url = entry.url, URLNormalizer.absoluteHTTP(url, base: nil) == nil {
+                throw EntryProblem(message: "url \(OrderedJSON.quoted(url)) is not an absolute http(s) URL")
             }
-            entry.savedAt = date
+            guard entry.url != nil || entry.id != nil else {
+                throw EntryProblem(message: "has neither a url nor an id")
+            }
+            if let raw = try string("savedAt").get() {
+                guard let date = FeedDate.parse(raw) else {
+                    throw EntryProblem(message: "savedAt \(OrderedJSON.quoted(raw)) is not a date such as 2026-11-20T08:00:00Z")
+                }
+                entry.savedAt = date
+            }
+            return .success(entry)
+        } catch {
+            return .failure(error)
         }
-        return entry
     }
 }
 

@@ -18,8 +18,10 @@ struct SavedStage: Sendable {
         var lists: [SavedLists] = []
         for file in config.saved {
             do {
-                if let list = try SavedFile.read(file) {
-                    lists.append(list)
+                if let reading = try SavedFile.reading(file) {
+                    lists.append(reading.lists)
+                    // An entry newsgen cannot use is left out; the rest of the file still counts.
+                    for warning in reading.warnings { logger.warning("\(warning)") }
                 } else if config.savedIsExplicit {
                     logger.warning("\(file.path): saved file not found; its lists are empty")
                 }

@@ -44,12 +44,17 @@ struct JSONNode {
     }
 }
 
-/// Where and why a text is not JSON.
+/// Where and why a text is not JSON: `3:17: expected ',' or '}' after an object member, found '"'`.
 struct JSONSyntaxProblem: Error, CustomStringConvertible {
+    /// The byte offset of the problem.
     var offset: Int
+    /// The 1-based line and column (in characters) of `offset`.
+    var line: Int
+    var column: Int
+    /// What was expected and what was found instead.
     var message: String
 
-    var description: String { "\(message) (at byte \(offset))" }
+    var description: String { "\(line):\(column): \(message)" }
 }
 
 /// A strict RFC 8259 parser that keeps positions. It accepts exactly what JSON allows (a UTF-8
@@ -81,14 +86,45 @@ struct JSONDocument {
     private mutating func document() throws(JSONSyntaxProblem) -> JSONNode {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         skipWhitespace()
+        guard current != nil else { throw problem("expected a JSON value, found an empty file") }
         let root = try value()
         skipWhitespace()
-        guard index == bytes.count else { throw problem("unexpected text after the JSON value") }
+        guard index == bytes.count else { throw problem("expected the end of the file after the JSON value, found \(found)") }
         return root
     }
 
     private func problem(_ message: String, at offset: Int? = nil) -> JSONSyntaxProblem {
-        JSONSyntaxProblem(offset: offset ?? index, message: message)
+        let offset = offset ?? index
+        var lineStart = 0
+        var line = 1
+        for position in 0..<min(offset, bytes.count) where bytes[position] == 0x0A {
+            line += 1
+            lineStart = position + 1
+        }
+        // Characters, not bytes: UTF-8 continuation bytes do not start a column.
+        let column = (lineStart..<min(offset, bytes.count)).count(where: { bytes[$0] & 0xC0 != 0x80 }) + 1
+        return JSONSyntaxProblem(offset: offset, line: line, column: column, message: message)
+    }
+
+    /// What stands at the current position, for "found …": a quoted character, a bare word
+    /// (`True`, `undefined`), or the end of the file.
+    private var found: String {
+        guard let byte = current else { return "the end of the file" }
+        if Self.isLetter(byte) {
+            var end = index
+            while end < bytes.count, end - index < 20, Self.isLetter(bytes[end]) || Self.isDigit(bytes[end]) { end += 1 }
+            return String(decoding: bytes[index..<end], as: UTF8.self)
+        }
+        return Self.describe(byte, in: bytes, at: index)
+    }
+
+    /// A hint for the mistakes people make when writing JSON by hand.
+    private var hint: String {
+        switch current {
+        case UInt8(ascii: "'"): "; JSON strings use double quotes"
+        case UInt8(ascii: "/"), UInt8(ascii: "#"): "; JSON allows no comments"
+        default: ""
+        }
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -99,7 +135,7 @@ struct JSONDocument {
 
     private mutating func value() throws(JSONSyntaxProblem) -> JSONNode {
         let start = index
-        guard let byte = current else { throw problem("unexpected end of the file; a value was expected") }
+        guard let byte = current else { throw problem("expected a value, found the end of the file") }
         switch byte {
         case UInt8(ascii: "{"): return JSONNode(value: try object(), offset: start)
         case UInt8(ascii: "["): return JSONNode(value: try array(), offset: start)
@@ -108,7 +144,7 @@ struct JSONDocument {
         case UInt8(ascii: "f"): try literal("false"); return JSONNode(value: .bool(false), offset: start)
         case UInt8(ascii: "n"): try literal("null"); return JSONNode(value: .null, offset: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONNode(value: .number(try number()), offset: start)
-        default: throw problem("unexpected character \(Self.describe(byte)); a value was expected")
+        default: throw problem("expected a value \(Self.valueKinds), found \(found)\(hint)")
         }
     }
 
@@ -130,10 +166,17 @@ struct JSONDocument {
             }
             while true {
                 parser.skipWhitespace()
-                guard parser.current == UInt8(ascii: "\"") else { throw parser.problem("a member name in double quotes was expected") }
+                if !members.isEmpty, parser.current == UInt8(ascii: "}") {
+                    throw parser.problem("expected another member after ','; JSON allows no trailing comma")
+                }
+                guard parser.current == UInt8(ascii: "\"") else {
+                    throw parser.problem("expected a member name in double quotes, found \(parser.found)\(parser.hint)")
+                }
                 let key = try parser.string()
                 parser.skipWhitespace()
-                guard parser.current == UInt8(ascii: ":") else { throw parser.problem("\":\" was expected after the member name") }
+                guard parser.current == UInt8(ascii: ":") else {
+                    throw parser.problem("expected ':' after the member name \(OrderedJSON.quoted(key)), found \(parser.found)")
+                }
                 parser.index += 1
                 parser.skipWhitespace()
                 members.append(JSONNode.Member(key: key, value: try parser.value()))
@@ -141,7 +184,7 @@ struct JSONDocument {
                 switch parser.current {
                 case UInt8(ascii: ","): parser.index += 1
                 case UInt8(ascii: "}"): parser.index += 1; return .object(members)
-                default: throw parser.problem("\",\" or \"}\" was expected")
+                default: throw parser.problem("expected ',' or '}' after an object member, found \(parser.found)\(parser.hint)")
                 }
             }
         }
@@ -158,12 +201,15 @@ struct JSONDocument {
             }
             while true {
                 parser.skipWhitespace()
+                if !elements.isEmpty, parser.current == UInt8(ascii: "]") {
+                    throw parser.problem("expected another element after ','; JSON allows no trailing comma")
+                }
                 elements.append(try parser.value())
                 parser.skipWhitespace()
                 switch parser.current {
                 case UInt8(ascii: ","): parser.index += 1
                 case UInt8(ascii: "]"): parser.index += 1; return .array(elements)
-                default: throw parser.problem("\",\" or \"]\" was expected")
+                default: throw parser.problem("expected ',' or ']' after an array element, found \(parser.found)\(parser.hint)")
                 }
             }
         }
@@ -173,7 +219,10 @@ struct JSONDocument {
         let start = index
         let expected = UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         guard bytes.count - index >= expected.count, bytes[index..<index + expected.count].elementsEqual(expected) else {
-            throw problem("unexpected text; \(word) was expected", at: start)
+            // `tru` and `nul` are the literal mistyped; `fifteen` is not `false`.
+            let written = found
+            let close = written.utf8.count <= expected.count + 1 && written.utf8.prefix(2).elementsEqual(expected.prefix(2))
+            throw problem(close ? "expected \(word), found \(written)" : "expected a value \(Self.valueKinds), found \(written)", at: start)
         }
         index += expected.count
     }
@@ -181,20 +230,22 @@ struct JSONDocument {
     private mutating func number() throws(JSONSyntaxProblem) -> Double {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }
-        guard let first = current, Self.isDigit(first) else { throw problem("a digit was expected") }
+        guard let first = current, Self.isDigit(first) else { throw problem("expected a digit after '-', found \(found)") }
         index += 1
         if first != UInt8(ascii: "0") {
             while let byte = current, Self.isDigit(byte) { index += 1 }
+        } else if let byte = current, Self.isDigit(byte) {
+            throw problem("a number may not start with 0 followed by more digits", at: start)
         }
         if current == UInt8(ascii: ".") {
             index += 1
-            guard let byte = current, Self.isDigit(byte) else { throw problem("a digit was expected after the decimal point") }
+            guard let byte = current, Self.isDigit(byte) else { throw problem("expected a digit after the decimal point, found \(found)") }
             while let byte = current, Self.isDigit(byte) { index += 1 }
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             index += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
-            guard let byte = current, Self.isDigit(byte) else { throw problem("a digit was expected in the exponent") }
+            guard let byte = current, Self.isDigit(byte) else { throw problem("expected a digit in the exponent, found \(found)") }
             while let byte = current, Self.isDigit(byte) { index += 1 }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
@@ -215,7 +266,9 @@ struct JSONDocument {
             scalars.append(contentsOf: run.unicodeScalars)
         }
         while true {
-            guard let byte = current else { throw problem("the string is never closed", at: start) }
+            guard let byte = current else {
+                throw problem("this string is never closed; expected '\"' before the end of the file", at: start)
+            }
             switch byte {
             case UInt8(ascii: "\""):
                 try flushRun(self, upTo: index)
@@ -225,8 +278,12 @@ struct JSONDocument {
                 try flushRun(self, upTo: index)
                 scalars.append(try escape())
                 runStart = index
+            case 0x0A, 0x0D:
+                throw problem("expected '\"' to close the string before the end of the line (a line break inside a string is written \\n)")
             case 0x00..<0x20:
-                throw problem("control character \(Self.describe(byte)) inside a string; it must be escaped")
+                let escaped = byte == 0x09 ? "\\t" : "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+                let name = byte == 0x09 ? "a tab" : "control character \(Self.describe(byte))"
+                throw problem("\(name) inside a string must be escaped as \(escaped)")
             default:
                 index += 1
             }
@@ -237,7 +294,9 @@ struct JSONDocument {
     private mutating func escape() throws(JSONSyntaxProblem) -> Unicode.Scalar {
         let start = index
         index += 1
-        guard let byte = current else { throw problem("the string is never closed", at: start) }
+        guard let byte = current else {
+            throw problem("this escape is not finished; expected a character after '\\', found the end of the file", at: start)
+        }
         index += 1
         switch byte {
         case UInt8(ascii: "\""): return "\""
@@ -267,12 +326,12 @@ struct JSONDocument {
             }
             return scalar
         default:
-            throw problem("unknown escape \\\(Self.describe(byte))", at: start)
+            throw problem("unknown escape '\\\(Character(Unicode.Scalar(byte)))'; expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX", at: start)
         }
     }
 
     private mutating func hexUnit(start: Int) throws(JSONSyntaxProblem) -> UInt32 {
-        guard bytes.count - index >= 4 else { throw problem("\\u needs four hexadecimal digits", at: start) }
+        guard bytes.count - index >= 4 else { throw problem("expected four hexadecimal digits after '\\u'", at: start) }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[index]
@@ -281,7 +340,7 @@ struct JSONDocument {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw problem("\\u needs four hexadecimal digits", at: start)
+            default: throw problem("expected four hexadecimal digits after '\\u'", at: start)
             }
             value = value * 16 + UInt32(digit)
             index += 1
@@ -293,8 +352,29 @@ struct JSONDocument {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
+    private static let valueKinds = "(an object, array, string, number, true, false or null)"
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    /// A byte as a message shows it: `'x'`, `a line break`, `0x0B`.
     private static func describe(_ byte: UInt8) -> String {
-        if byte >= 0x20 && byte < 0x7F { return "\"\(Character(Unicode.Scalar(byte)))\"" }
-        return "0x" + String(byte, radix: 16, uppercase: true)
+        switch byte {
+        case 0x0A, 0x0D: return "a line break"
+        case 0x09: return "a tab"
+        case 0x20..<0x7F: return "'\(Character(Unicode.Scalar(byte)))'"
+        default: return "0x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+        }
+    }
+
+    /// The character that starts at `offset` (a whole UTF-8 sequence), as a message shows it.
+    private static func describe(_ byte: UInt8, in bytes: UnsafeRawBufferPointer, at offset: Int) -> String {
+        guard byte >= 0xC0 else { return describe(byte) }
+        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+        guard offset + length <= bytes.count, let text = String(bytes: bytes[offset..<offset + length], encoding: .utf8) else {
+            return describe(byte)
+        }
+        return "'\(text)'"
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 
 /// JSON that keeps the order of object keys and numbers as written, so that a file newsgen
-/// edits for the user (saved.json) keeps its unknown fields where they were and reads the same
-/// after each edit.
+/// edits for the user (saved.json) keeps its keys and entries where they were and reads the
+/// same after each edit.
 indirect enum OrderedJSON: Sendable, Hashable {
     case object([(key: String, value: OrderedJSON)])
     case array([OrderedJSON])

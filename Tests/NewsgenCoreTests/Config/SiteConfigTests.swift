@@ -85,12 +85,43 @@ struct SiteConfigTests {
         (#"{"sources": [{"id": "n", "newsapi": {}}]}"#, "site.json: sources[0].newsapi: expected q (for everything), or country"),
         (#"{"sources": [], "saved": 5}"#, "site.json: saved: expected a path or an array of paths, found a number"),
         (#"{"sources": [], "language": "english!"}"#, "site.json: language: expected a language tag"),
-        (#"{"sources": [] "#, "site.json: is not valid JSON"),
+        (#"{"sources": [] "#, "site.json:1:16: expected ',' or '}' after an object member, found the end of the file"),
         (#"[]"#, "site.json: expected an object, found an array"),
     ])
     func errors(json: String, expected: String) {
         let message = error(json)
         #expect(message.hasPrefix(expected) || message.contains(expected), "got: \(message)")
+    }
+
+    @Test("JSON that is broken names the line and column and what was expected", arguments: [
+        ("{\n  \"title\": \"News\",\n  \"sources\": [],\n}\n",
+         "site.json:4:1: expected another member after ','; JSON allows no trailing comma"),
+        ("{\n  \"title\": \"News\"\n  \"sources\": []\n}\n",
+         "site.json:3:3: expected ',' or '}' after an object member, found '\"'"),
+        ("", "site.json: is empty; expected a JSON object"),
+        (" \n\n", "site.json: is empty; expected a JSON object"),
+        ("{\n  \"title\": \"News,\n  \"sources\": []\n}\n",
+         "site.json:2:18: expected '\"' to close the string before the end of the line (a line break inside a string is written \\n)"),
+        ("{\"sources\": [], \"refreshMinutes\": fifteen}",
+         "site.json:1:35: expected a value (an object, array, string, number, true, false or null), found fifteen"),
+        ("{\"sources\": [], \"output\": 'public'}",
+         "site.json:1:27: expected a value (an object, array, string, number, true, false or null), found '''; JSON strings use double quotes"),
+        ("{\"sources\": [], \"title\": nul}", "site.json:1:26: expected null, found nul"),
+    ])
+    func syntax(json: String, expected: String) {
+        #expect(error(json) == expected)
+    }
+
+    @Test("a syntax error's position joins the file name; key path and message stay apart")
+    func syntaxFields() {
+        do {
+            _ = try decode("{\"sources\": [1 2]}")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.file == "site.json:1:16")
+            #expect(error.keyPath == "")
+            #expect(error.message == "expected ',' or ']' after an array element, found '2'")
+        }
     }
 
     @Test("an unknown key lists the allowed ones")

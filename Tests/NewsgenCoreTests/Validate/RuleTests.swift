@@ -123,7 +123,7 @@ struct RuleTests {
 
         // JSON Feed
         RuleCase(rule: .jsonWellFormed, file: "feeds/sources/meridian.json", replace: #"["World", "Rail"]"#, with: #"["World", "Rail",]"#,
-                 message: #"not valid JSON: unexpected character "]"; a value was expected"#, at: "]\n    },"),
+                 message: "not valid JSON: expected another element after ','; JSON allows no trailing comma", at: "]\n    },"),
         RuleCase(rule: .jsonFeedRequired, file: "feeds/sources/meridian.json", replace: "  \"title\": \"The Meridian Post\",\n", with: "",
                  message: "the feed has no title"),
         RuleCase(rule: .jsonFeedRequired, file: "feeds/sources/meridian.json", replace: #""id": "tag:news.example.org,2026:0a1b2c""#, with: #""id": 7"#,
