@@ -45,20 +45,22 @@ struct SavedCommand: AsyncParsableCommand {
             }
         }
 
-        /// The warning a build gives for a named saved file that does not exist.
-        static func warnMissing(_ file: URL) {
-            FileHandle.standardError.write(Data("newsgen: warning: \(file.path): saved file not found; its lists are empty\n".utf8))
+        /// Prints a warning as a build does: one line on stderr.
+        static func warn(_ message: CustomStringConvertible) {
+            FileHandle.standardError.write(Data("newsgen: warning: \(message)\n".utf8))
         }
 
-        /// Reads every saved file; a named file that does not exist gets the warning a build gives.
+        /// Reads every saved file with the warnings a build gives: a named file that does not
+        /// exist, an entry that is skipped.
         func readAll() throws -> [SavedLists] {
             let (files, explicit) = try named()
             var lists: [SavedLists] = []
             for file in files {
-                if let list = try SavedFile.read(file) {
-                    lists.append(list)
+                if let reading = try SavedFile.reading(file) {
+                    lists.append(reading.lists)
+                    reading.warnings.forEach(FileOptions.warn)
                 } else if explicit {
-                    FileOptions.warnMissing(file)
+                    FileOptions.warn(SavedFile.notFound(file))
                 }
             }
             return lists
@@ -91,6 +93,7 @@ struct SavedCommand: AsyncParsableCommand {
             try CommandFailure.report {
                 guard let file = try options.files().first else { throw CommandFailure("site.json names no saved file") }
                 var editor = try SavedFileEditor(file: file)
+                editor.warnings.forEach(FileOptions.warn)
                 let outcome = editor.add(url: url, to: list.kind, title: title, at: Date())
                 try editor.save()
                 switch outcome {
@@ -123,11 +126,12 @@ struct SavedCommand: AsyncParsableCommand {
                 for file in files {
                     guard FileManager.default.fileExists(atPath: file.path) else {
                         if explicit {
-                            FileOptions.warnMissing(file)
+                            FileOptions.warn(SavedFile.notFound(file))
                         }
                         continue
                     }
                     var editor = try SavedFileEditor(file: file)
+                    editor.warnings.forEach(FileOptions.warn)
                     if case .removed(let from) = editor.remove(url: url, from: kinds) {
                         try editor.save()
                         removed += from.map { "\($0.title) (\(file.lastPathComponent))" }

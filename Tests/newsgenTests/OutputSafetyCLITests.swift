@@ -95,4 +95,18 @@ extension CLITests {
         #expect(remove.status == 1)
         #expect(remove.stderr.contains("typo.json: saved file not found"), "\(remove.stderr)")
     }
+
+    @Test("saved list and add warn about an entry a build would skip, name it, and keep the rest")
+    func savedBadEntry() async throws {
+        let root = try temporaryFolder()
+        let file = root.appendingPathComponent("saved.json")
+        try Data(#"{"favorites": [{"url": "not a url"}, {"url": "https://example.com/good", "title": "Good"}]}"#.utf8).write(to: file)
+        let list = try await newsgen(["saved", "list", "--file", "saved.json"], in: root)
+        #expect(list.status == 0)
+        #expect(list.stderr == "newsgen: warning: \(file.path): favorites[0]: url \"not a url\" is not an absolute http(s) URL; skipped\n", "\(list.stderr)")
+        #expect(list.stdout.contains("Favorites (1)") && list.stdout.contains("Good"), "\(list.stdout)")
+        let add = try await newsgen(["saved", "add", "https://example.com/new", "--file", "saved.json"], in: root)
+        #expect(add.status == 0)
+        #expect(add.stderr.contains("favorites[0]: url \"not a url\""), "\(add.stderr)")
+    }
 }

@@ -63,7 +63,7 @@ struct TemplateSet: Sendable {
         try check(texts: texts, sources: sources, location: { folder.appendingPathComponent($0).path })
     }
 
-    /// The default theme built into newsgen (Scripts/embed-theme makes it from Templates/).
+    /// The default theme built into newsgen (the EmbedFiles plugin embeds Templates/).
     static func builtIn() throws(TemplateError) -> TemplateSet {
         let texts = Dictionary(uniqueKeysWithValues: DefaultTheme.templates.map { ($0.key + ".mustache", $0.value) })
         let location = { (file: String) in "built-in theme: \(file)" }

@@ -107,6 +107,11 @@ public enum SavedFile {
         }
     }
 
+    /// The warning for a saved file that was named (in site.json or with --file) but does not exist.
+    public static func notFound(_ url: URL) -> String {
+        "\(url.path): saved file not found; its lists are empty"
+    }
+
     /// Reads one saved file. A file that does not exist is an empty list (`nil`);
     /// a file that exists but is broken is an error naming the key path. Entries that cannot be
     /// used are left out; `reading(_:)` also says which.

@@ -23,7 +23,7 @@ struct SavedStage: Sendable {
                     // An entry newsgen cannot use is left out; the rest of the file still counts.
                     for warning in reading.warnings { logger.warning("\(warning)") }
                 } else if config.savedIsExplicit {
-                    logger.warning("\(file.path): saved file not found; its lists are empty")
+                    logger.warning("\(SavedFile.notFound(file))")
                 }
             } catch {
                 throw .config(error)
