@@ -38,10 +38,9 @@ struct ConfigReader {
         }
     }
 
-    /// A JSON syntax problem as a configuration error: the position joins the file name
-    /// (`saved.json:2:5`), so it reads like a compiler's and editors can jump to it.
+    /// A JSON syntax problem as a configuration error, with its line and column.
     static func syntaxError(_ problem: JSONSyntaxProblem, file: String) -> ConfigError {
-        ConfigError(file: "\(file):\(problem.line):\(problem.column)", keyPath: "", message: problem.message)
+        ConfigError(file: file, keyPath: "", position: (problem.line, problem.column), message: problem.message)
     }
 
     func contains(_ key: String) -> Bool { object[key] != nil && object[key] != .null }

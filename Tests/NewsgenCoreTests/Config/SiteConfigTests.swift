@@ -112,13 +112,15 @@ struct SiteConfigTests {
         #expect(error(json) == expected)
     }
 
-    @Test("a syntax error's position joins the file name; key path and message stay apart")
+    @Test("a syntax error carries its line and column as fields, printed as file:line:col")
     func syntaxFields() {
         do {
             _ = try decode("{\"sources\": [1 2]}")
             Issue.record("accepted")
         } catch {
-            #expect(error.file == "site.json:1:16")
+            #expect(error.file == "site.json")
+            #expect(error.position?.line == 1 && error.position?.column == 16)
+            #expect(error.description == "site.json:1:16: expected ',' or ']' after an array element, found '2'")
             #expect(error.keyPath == "")
             #expect(error.message == "expected ',' or ']' after an array element, found '2'")
         }
