@@ -29,7 +29,13 @@ public final class BuildLock: Sendable {
                 close(descriptor)
                 throw .locked("another build is running (lock \(path.path)); use --wait to wait for it")
             }
-            try? await Task.sleep(for: .milliseconds(200))
+            do {
+                try await Task.sleep(for: .milliseconds(200))
+            } catch {
+                // Cancelled (Ctrl-C, or the caller gave up): stop waiting rather than spin.
+                close(descriptor)
+                throw .locked("stopped waiting for another build's lock (\(path.path))")
+            }
         }
         let pid = "\(ProcessInfo.processInfo.processIdentifier)\n"
         _ = ftruncate(descriptor, 0)

@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+@testable import NewsgenCore
+
+@Suite("Build lock")
+struct BuildLockTests {
+    @Test("a second build is refused at once while the lock is held, and gets it once released")
+    func exclusive() async throws {
+        let path = try TestSupport.temporaryFolder().appendingPathComponent("cache/build.lock")
+        var held: BuildLock? = try await BuildLock(path: path, wait: false)
+        await #expect(throws: BuildError.self) { _ = try await BuildLock(path: path, wait: false) }
+        withExtendedLifetime(held) {}
+        held = nil
+        _ = try await BuildLock(path: path, wait: false)
+    }
+
+    @Test("a build waiting for the lock stops when its task is cancelled, instead of spinning", .timeLimit(.minutes(1)))
+    func cancelledWait() async throws {
+        let path = try TestSupport.temporaryFolder().appendingPathComponent("build.lock")
+        let held = try await BuildLock(path: path, wait: false)
+        let waiting = Task { try await BuildLock(path: path, wait: true) }
+        try await Task.sleep(for: .milliseconds(300))
+        waiting.cancel()
+        let started = ContinuousClock.now
+        let result = await waiting.result
+        #expect(ContinuousClock.now - started < .seconds(2))
+        guard case .failure(let error) = result, case BuildError.locked(let message)? = error as? BuildError else {
+            Issue.record("expected a lock error, got \(result)")
+            return
+        }
+        #expect(message.hasPrefix("stopped waiting for another build's lock"))
+        withExtendedLifetime(held) {}
+    }
+}
