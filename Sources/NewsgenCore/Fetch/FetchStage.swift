@@ -119,11 +119,13 @@ struct FetchStage: Sendable {
             }
         } catch {
             _ = await storeCall(source) { try await store.recordFailure(of: source.id, error: error, at: now) }
+            // The log line may name paths on this machine (error.description); the pages and the
+            // cache get error.message, which does not.
             if let (lastSuccess, articles) = await usableCache() {
-                logger.warning("source \"\(source.id)\": \(error.message); showing \(articles.count) cached articles from \(DisplayDate.readable(lastSuccess))")
+                logger.warning("source \"\(source.id)\": \(error.description); showing \(articles.count) cached articles from \(DisplayDate.readable(lastSuccess))")
                 return make(.stale(lastSuccess: lastSuccess, error: error.message), articles: articles)
             }
-            logger.warning("source \"\(source.id)\": \(error.message)")
+            logger.warning("source \"\(source.id)\": \(error.description)")
             return make(.unavailable(since: state?.failingSince ?? now, error: error.message), articles: [])
         }
     }
