@@ -22,8 +22,21 @@ struct Newsgen: AsyncParsableCommand {
         defaultSubcommand: nil
     )
 
+    /// The names the first argument may be.
+    static var commandNames: [String] {
+        configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+    }
+
     /// Runs the command line with the exit statuses of the contract (usage errors exit 2).
     static func main() async {
+        if let word = CommandLine.arguments.dropFirst().first, !word.hasPrefix("-"), !commandNames.contains(word) {
+            let names = commandNames.filter { $0 != "help" }
+            let hint = Suggestion.closest(to: word, in: names).map { "; did you mean '\($0)'?" }
+                ?? " (commands: \(names.joined(separator: ", ")))"
+            printError("unknown command '\(word)'\(hint)")
+            FileHandle.standardError.write(Data("See 'newsgen --help'.\n".utf8))
+            Foundation.exit(2)
+        }
         do {
             var command = try parseAsRoot()
             if var command = command as? AsyncParsableCommand {
@@ -39,6 +52,18 @@ struct Newsgen: AsyncParsableCommand {
             exit(withError: error)
         }
     }
+}
+
+/// Writes one `newsgen: error: …` line on stderr.
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("newsgen: error: \(message)\n".utf8))
+}
+
+/// For a command that cannot do its work for a reason the user can fix: prints the one
+/// `newsgen: error: …` line (no usage dump) and gives the exit status 1 to throw.
+func failure(_ message: String) -> ExitCode {
+    printError(message)
+    return ExitCode(1)
 }
 
 /// The logging flags every command shares.

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Hummingbird
 import Logging
 import NewsgenCore
@@ -31,6 +34,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = logging.makeLogger()
+        // Before the build, so that a busy port costs no build and says so in one line.
+        if let problem = Listening.problem(port: port) { throw failure(problem) }
         let runner = BuildRunner(configPath: config, offline: offline, wait: true, logger: logger)
         let siteConfig: SiteConfig
         do {
@@ -43,17 +48,20 @@ struct ServeCommand: AsyncParsableCommand {
         if status == 1 && !FileManager.default.fileExists(atPath: siteConfig.output.path) {
             throw ExitCode(1)
         }
-        let router = Router()
         let root = siteConfig.output
+        // HEAD answers as GET does, without the body; other methods get 405 (StaticFiles.MethodCheck).
+        let router = Router(options: .autoGenerateHeadEndpoints)
+        router.add(middleware: StaticFiles.MethodCheck())
         router.get("/") { request, _ in StaticFiles.response(for: request.uri.path, root: root) }
         router.get("**") { request, _ in StaticFiles.response(for: request.uri.path, root: root) }
-        var serverLogger = Logger(label: "newsgen.serve")
-        serverLogger.logLevel = .warning
+        var serverLogger = Logger(label: "newsgen.serve") { _ in StderrLogHandler() }
+        serverLogger.logLevel = .critical
+        let quiet = logging.quiet
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: port)),
+            configuration: .init(address: .hostname(Listening.host, port: port)),
             onServerRunning: { _ in
-                FileHandle.standardError.write(Data("newsgen: serving \(root.path) on http://127.0.0.1:\(port)/ (Ctrl-C to stop)\n".utf8))
+                if !quiet { note("serving \(root.path) on http://\(Listening.host):\(port)/ (Ctrl-C to stop)") }
             },
             logger: serverLogger
         )
@@ -65,14 +73,57 @@ struct ServeCommand: AsyncParsableCommand {
                     try? await Task.sleep(for: .seconds(1))
                     let now = watched.snapshot()
                     if now != last {
+                        let changed = watched.changes(from: last, to: now)
                         last = now
-                        logger.warning("change seen; rebuilding")
-                        _ = await runner.run()
+                        if !quiet { note("\(changed) changed; rebuilding") }
+                        let started = ContinuousClock.now
+                        let status = await runner.run()
+                        let seconds = String(format: "%.2f", (ContinuousClock.now - started) / .seconds(1))
+                        if !quiet { note("rebuilt in \(seconds) s (exit status \(status))") }
                     }
                 }
             }
         }
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch {
+            // Another process may have taken the port since the check above.
+            throw failure(Listening.problem(port: port) ?? "cannot serve on \(Listening.host):\(port): \(error)")
+        }
+    }
+}
+
+/// Information for the person at the terminal (`newsgen: …` on stderr), such as where `serve`
+/// listens and when it rebuilds; not a warning.
+func note(_ message: String) {
+    FileHandle.standardError.write(Data("newsgen: \(message)\n".utf8))
+}
+
+/// Whether `serve` can listen where it wants to.
+enum Listening {
+    static let host = "127.0.0.1"
+
+    /// Why `port` cannot be listened on at 127.0.0.1 (in use, or not allowed), or `nil` when it can.
+    /// It binds a socket the way the server will (with SO_REUSEADDR) and closes it at once.
+    static func problem(port: Int) -> String? {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return nil }
+        defer { close(socket) }
+        var yes: Int32 = 1
+        _ = setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
+        address.sin_addr.s_addr = inet_addr(host)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result != 0 else { return nil }
+        let code = errno
+        if code == EADDRINUSE {
+            return "port \(port) is in use on \(host) (stop what listens there, or choose another with --port)"
+        }
+        return "cannot listen on \(host):\(port): \(String(cString: strerror(code)).lowercased())"
     }
 }
 
@@ -85,6 +136,26 @@ enum StaticFiles {
         "svg": "image/svg+xml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
         "webp": "image/webp", "ico": "image/x-icon", "txt": "text/plain; charset=utf-8",
     ]
+
+    static let jsonFeedType = "application/feed+json; charset=utf-8"
+
+    /// Answers every method but GET and HEAD with 405 and `Allow: GET, HEAD`.
+    struct MethodCheck<Context: RequestContext>: RouterMiddleware {
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+            guard request.method == .get || request.method == .head else {
+                return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: "\(request.method.rawValue) is not allowed: this is a static preview (GET and HEAD only)\n")))
+            }
+            return try await next(request, context)
+        }
+    }
+
+    /// The content type of a file of the output: the JSON Feeds under feeds/ are `application/feed+json`.
+    static func type(of path: [Substring], file: URL) -> String {
+        let pathExtension = file.pathExtension.lowercased()
+        if pathExtension == "json", path.first == "feeds" { return jsonFeedType }
+        return types[pathExtension] ?? "application/octet-stream"
+    }
 
     static func response(for rawPath: String, root: URL) -> Response {
         let decoded = rawPath.removingPercentEncoding ?? rawPath
@@ -99,7 +170,7 @@ enum StaticFiles {
             return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(string: "Not found: \(decoded)\n")))
         }
-        let type = types[file.pathExtension.lowercased()] ?? "application/octet-stream"
+        let type = type(of: parts, file: file)
         return Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
@@ -108,6 +179,14 @@ enum StaticFiles {
 /// The modification times of everything a build reads from disk.
 struct SiteWatcher: Sendable {
     var config: SiteConfig
+
+    /// The files that differ between two snapshots, as one phrase: "site.json", "3 files".
+    func changes(from old: [String: Date], to new: [String: Date]) -> String {
+        let changed = Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }.sorted()
+        guard changed.count == 1, let path = changed.first else { return "\(changed.count) files" }
+        let folder = config.file.deletingLastPathComponent().path + "/"
+        return path.hasPrefix(folder) ? String(path.dropFirst(folder.count)) : path
+    }
 
     func snapshot() -> [String: Date] {
         var paths = [config.file.path] + config.saved.map(\.path)

@@ -54,7 +54,7 @@ struct SourcesCommand: AsyncParsableCommand {
 
         switch result {
         case .failure(let error):
-            logger.error("\(error.message)")
+            logger.error("\(error)")
             throw ExitCode(1)
         case .success(let list):
             var sources = list.sources

@@ -42,13 +42,21 @@ struct ValidateCommand: AsyncParsableCommand {
         }
     }
 
+    /// A path that is not a folder with files in it is an error a person can act on: one line on
+    /// stderr and exit status 1, with nothing on stdout whatever the --format.
     func run() async throws {
         let url = URL(fileURLWithPath: directory).standardizedFileURL
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("\(directory): no such folder.")
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw failure("\(directory): no such folder")
+        }
+        guard isDirectory.boolValue else {
+            throw failure("\(directory): is a file; validate takes the folder a build wrote")
         }
         let report = await SiteValidator.validate(directory: url, baseURL: siteURL)
+        guard report.filesChecked > 0 else {
+            throw failure("\(directory): is empty; nothing to validate")
+        }
         switch format {
         case .text:
             for problem in report.problems {

@@ -115,7 +115,7 @@ struct BuildTests {
         config.sources.append(SourceConfig(id: "remote", kind: .feed(.remote(URL(string: "http://127.0.0.1:9/never")!))))
         let (report, log) = try await build(config, offline: true)
         #expect(report.exitStatus == 3)
-        #expect(log.warnings.first?.contains("source \"remote\": offline, and the cache holds nothing younger than 7 days") == true)
+        #expect(log.warnings.first?.contains("source \"remote\": offline, and it has never been fetched (run a build without --offline first)") == true)
         #expect(report.sources.filter(\.isFresh).count == 7, "local files (feeds and the JSON news file) are read offline")
     }
 

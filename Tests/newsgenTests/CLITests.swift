@@ -45,8 +45,16 @@ struct CLITests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // Both pipes are read at once: reading stdout to its end first would deadlock on a child
+        // that fills the stderr pipe's buffer meanwhile.
+        let stderrRead = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var stderr = Data()
+        Thread.detachNewThread {
+            stderr = err.fileHandleForReading.readDataToEndOfFile()
+            stderrRead.signal()
+        }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        stderrRead.wait()
         process.waitUntilExit()
         return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }

@@ -68,17 +68,20 @@ public struct FeedProvider: SourceProvider {
     }
 }
 
-/// Reading local source files with a size cap and errors that read well.
+/// Reading local source files with a size cap and errors that read well. The pages name the
+/// file only (`cannot read missing.xml (no such file)`); the log line carries its full path.
 enum LocalFile {
     static func read(_ url: URL, limit: Int) throws(SourceError) -> Data {
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         if let size = attributes?[.size] as? Int, size > limit {
-            throw SourceError("\(url.path) is larger than \(limit / 1_048_576) MiB")
+            let problem = "is larger than \(limit / 1_048_576) MiB"
+            throw SourceError("\(url.lastPathComponent) \(problem)", detail: "\(url.path) \(problem)")
         }
         do {
             return try Data(contentsOf: url)
         } catch {
-            throw SourceError("cannot read \(url.path) (\(FileProblem.describe(error)))")
+            let problem = FileProblem.describe(error)
+            throw SourceError("cannot read \(url.lastPathComponent) (\(problem))", detail: "cannot read \(url.path) (\(problem))")
         }
     }
 }

@@ -66,7 +66,12 @@ struct FetchStage: Sendable {
             if let (lastSuccess, articles) = await usableCache() {
                 return make(.offline(lastSuccess: lastSuccess), articles: articles)
             }
-            let reason = "offline, and the cache holds nothing younger than \(config.maxCacheAgeDays) days"
+            // Without its provider (no NewsAPI key), the one line for all its sources says why.
+            if let skip = providers.first(where: { $0.handles(source) })?.unavailable {
+                skipped.add(source.id, skip)
+                return make(.unavailable(since: state?.failingSince ?? state?.lastSuccess, error: skip.reason), articles: [])
+            }
+            let reason = Self.offlineReason(state: state, now: now, maxCacheAgeDays: config.maxCacheAgeDays)
             logger.warning("source \"\(source.id)\": \(reason)")
             return make(.unavailable(since: state?.failingSince ?? state?.lastSuccess, error: reason), articles: [])
         }
@@ -119,11 +124,13 @@ struct FetchStage: Sendable {
             }
         } catch {
             _ = await storeCall(source) { try await store.recordFailure(of: source.id, error: error, at: now) }
+            // The log line may name paths on this machine (error.description); the pages and the
+            // cache get error.message, which does not.
             if let (lastSuccess, articles) = await usableCache() {
-                logger.warning("source \"\(source.id)\": \(error.message); showing \(articles.count) cached articles from \(DisplayDate.readable(lastSuccess))")
+                logger.warning("source \"\(source.id)\": \(error.description); showing \(articles.count) cached articles from \(DisplayDate.readable(lastSuccess))")
                 return make(.stale(lastSuccess: lastSuccess, error: error.message), articles: articles)
             }
-            logger.warning("source \"\(source.id)\": \(error.message)")
+            logger.warning("source \"\(source.id)\": \(error.description)")
             return make(.unavailable(since: state?.failingSince ?? now, error: error.message), articles: [])
         }
     }
@@ -142,6 +149,22 @@ struct FetchStage: Sendable {
             logger.warning("cache: \(error) (source \"\(source.id)\")")
             return nil
         }
+    }
+
+    /// Why `--offline` shows nothing for a source: it never succeeded, or its last success is
+    /// older than maxCacheAgeDays, or that success left no articles in the cache.
+    static func offlineReason(state: SourceState?, now: Date, maxCacheAgeDays: Int) -> String {
+        guard let lastSuccess = state?.lastSuccess else {
+            if state?.lastAttempt == nil {
+                return "offline, and it has never been fetched (run a build without --offline first)"
+            }
+            return "offline, and no fetch of it has succeeded yet (run a build without --offline once it answers)"
+        }
+        let days = Int(now.timeIntervalSince(lastSuccess) / 86_400)
+        if now.timeIntervalSince(lastSuccess) >= TimeInterval(maxCacheAgeDays) * 86_400 {
+            return "offline, and it was last fetched \(days) day\(days == 1 ? "" : "s") ago, older than maxCacheAgeDays (\(maxCacheAgeDays))"
+        }
+        return "offline, and its last fetch (\(DisplayDate.readable(lastSuccess))) left no articles in the cache"
     }
 
     static func nominalFormat(_ source: SourceConfig) -> FeedFormat? {

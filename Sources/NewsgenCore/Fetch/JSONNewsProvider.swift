@@ -41,7 +41,7 @@ public struct JSONNewsProvider: SourceProvider {
         switch location {
         case .file(let url):
             let data = try LocalFile.read(url, limit: maximumBytes)
-            return .fetched(try content(data, name: url.path, source: request.source))
+            return .fetched(try content(data, name: url.lastPathComponent, path: url.path, source: request.source))
         case .remote(let url):
             guard let http else { throw SourceError("not fetched: offline") }
             let host = url.host ?? url.absoluteString
@@ -65,23 +65,28 @@ public struct JSONNewsProvider: SourceProvider {
                 }
                 throw SourceError(message + tries, status: response.status)
             }
-            var content = try content(response.body, name: host, source: request.source)
+            var content = try content(response.body, name: host, path: nil, source: request.source)
             content.etag = response.header("ETag")
             content.lastModified = response.header("Last-Modified")
             return .fetched(content)
         }
     }
 
-    private func content(_ data: Data, name: String, source: SourceConfig) throws(SourceError) -> SourceContent {
+    /// `name` is what the pages may show (the host, or a local file's name); `path`, a local
+    /// file's full path, goes only into the log line.
+    private func content(_ data: Data, name: String, path: String?, source: SourceConfig) throws(SourceError) -> SourceContent {
+        func failure(_ problem: String) -> SourceError {
+            SourceError("\(name) \(problem)", detail: path.map { "\($0) \(problem)" })
+        }
         guard let payload = NewsPayload.decode(data) else {
-            throw SourceError("\(name) is not a JSON object (expected {\"status\": \"ok\", \"news\": […]})")
+            throw failure("is not a JSON object (expected {\"status\": \"ok\", \"news\": […]})")
         }
         if let status = payload.status, status.lowercased() != "ok" {
             let detail = (payload.message ?? payload.code).map { ": \(Text.serverMessage($0))" } ?? ""
-            throw SourceError("\(name) answered with status \"\(Text.serverMessage(status, limit: 40))\"\(detail)")
+            throw failure("answered with status \"\(Text.serverMessage(status, limit: 40))\"\(detail)")
         }
         guard let items = payload.items, payload.itemsKey == "news" else {
-            throw SourceError("\(name) has no \"news\" list (expected {\"status\": \"ok\", \"news\": […]})")
+            throw failure("has no \"news\" list (expected {\"status\": \"ok\", \"news\": […]})")
         }
         return SourceContent(
             format: .newsJSON,

@@ -90,7 +90,7 @@ public struct NewsAPICatalog: Sendable {
             return list
         } catch {
             let fallback = cached.map { "; showing the list from \(DisplayDate.readable($0.fetchedAt))" } ?? ""
-            logger.warning("NewsAPI sources list: \(error.message)\(fallback)")
+            logger.warning("NewsAPI sources list: \(error)\(fallback)")
             return cached
         }
     }

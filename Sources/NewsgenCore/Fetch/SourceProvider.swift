@@ -44,17 +44,26 @@ public enum FetchOutcome: Sendable {
 }
 
 /// Why one source could not be fetched; it reads as the end of "source X: …".
+///
+/// `message` is what the public pages show (and what the cache keeps): it names what happened
+/// but never a path on the server. `description` is the log line's form, with the details only
+/// the site's owner should see, such as the full path of a local feed file.
 public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// For the pages: no server paths.
     public var message: String
     /// HTTP status, when the server answered.
     public var status: Int?
+    /// For the build's log, when it says more than `message`.
+    public var detail: String?
 
-    public init(_ message: String, status: Int? = nil) {
+    public init(_ message: String, status: Int? = nil, detail: String? = nil) {
         self.message = message
         self.status = status
+        self.detail = detail
     }
 
-    public var description: String { message }
+    /// The log line's form: the detail when there is one, else the message.
+    public var description: String { detail ?? message }
 }
 
 /// Why a provider can fetch none of its sources in this build, such as a missing API key.

@@ -1,0 +1,180 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// `newsgen serve` as a person previews a site with it: methods, content types, a busy port, --watch.
+extension CLITests {
+    /// What a running `newsgen serve` wrote on stderr so far, read as it comes.
+    final class Output: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+        func append(_ more: Data) { lock.withLock { data.append(more) } }
+        var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+    }
+
+    /// A port nothing listens on now: bound by the kernel's choice, then closed.
+    static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(socket >= 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+            }
+        }
+        try #require(bound)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// One HTTP/1.1 exchange over a plain socket, so that a HEAD answer's bytes are seen exactly:
+    /// the status line, the headers (names lowercased) and every byte after them.
+    struct RawResponse {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+    }
+
+    static func raw(_ method: String, _ path: String, port: Int) throws -> RawResponse {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(socket >= 0)
+        defer { close(socket) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else { throw CocoaError(.fileReadUnknown) }
+        let request = Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+        var received = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(socket, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            received.append(contentsOf: buffer[0..<count])
+        }
+        let separator = Data("\r\n\r\n".utf8)
+        let end = try #require(received.range(of: separator), "no complete head: \(String(decoding: received, as: UTF8.self))")
+        let lines = String(decoding: received[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let status = Int(lines[0].split(separator: " ")[1]) ?? 0
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return RawResponse(status: status, headers: headers, body: received[end.upperBound...])
+    }
+
+    func raw(_ method: String, _ path: String, port: Int) async throws -> RawResponse {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try Self.raw(method, path, port: port) }) }
+        }
+    }
+
+    /// Runs `newsgen serve` in `site` on `port` until `body` returns.
+    func withServe(_ site: URL, port: Int, _ extra: [String] = [], _ body: (Output) async throws -> Void) async throws {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["serve", "--port", String(port), "--offline"] + extra
+        process.currentDirectoryURL = site
+        let output = Output()
+        let err = Pipe()
+        err.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+            err.fileHandleForReading.readabilityHandler = nil
+        }
+        var ready = false
+        for _ in 0..<150 where !ready {
+            try await Task.sleep(for: .milliseconds(200))
+            ready = output.text.contains("serving ")
+        }
+        try #require(ready, "the server did not come up: \(output.text)")
+        try await body(output)
+    }
+
+    @Test("serve: HEAD answers as GET without the body; other methods get 405 and Allow")
+    func serveMethods() async throws {
+        let site = try sampleSite()
+        let port = try Self.freePort()
+        try await withServe(site, port: port) { _ in
+            for path in ["/", "/feeds/headlines.rss", "/feeds/headlines.json", "/nowhere"] {
+                let get = try await raw("GET", path, port: port)
+                let head = try await raw("HEAD", path, port: port)
+                #expect(head.status == get.status, "\(path)")
+                #expect(head.headers["content-type"] == get.headers["content-type"], "\(path)")
+                #expect(head.headers["content-length"] == String(get.body.count), "\(path): HEAD tells the length GET sends")
+                #expect(head.body.isEmpty, "\(path): HEAD has no body")
+            }
+            #expect(try await raw("GET", "/", port: port).status == 200)
+            for method in ["POST", "PUT", "DELETE", "PATCH"] {
+                for path in ["/", "/index.html", "/nowhere"] {
+                    let answer = try await raw(method, path, port: port)
+                    #expect(answer.status == 405, "\(method) \(path)")
+                    #expect(answer.headers["allow"] == "GET, HEAD", "\(method) \(path)")
+                }
+            }
+        }
+    }
+
+    @Test("serve: JSON Feeds are application/feed+json; other JSON stays application/json")
+    func serveJSONFeed() async throws {
+        let site = try sampleSite()
+        let port = try Self.freePort()
+        try await withServe(site, port: port) { _ in
+            let headlines = try await raw("GET", "/feeds/headlines.json", port: port)
+            let source = try await raw("GET", "/feeds/sources/meridian-world.json", port: port)
+            let search = try await raw("GET", "/search.json", port: port)
+            #expect(headlines.headers["content-type"] == "application/feed+json; charset=utf-8")
+            #expect(source.headers["content-type"] == "application/feed+json; charset=utf-8")
+            #expect(search.status == 200)
+            #expect(search.headers["content-type"] == "application/json; charset=utf-8")
+        }
+    }
+
+    @Test("serve on a port in use: one error line naming the port, exit 1, no build")
+    func servePortInUse() async throws {
+        let site = try sampleSite()
+        let port = try Self.freePort()
+        try await withServe(site, port: port) { _ in
+            let second = try await newsgen(["serve", "--port", String(port), "--offline"], in: site)
+            #expect(second.status == 1)
+            #expect(second.stderr == "newsgen: error: port \(port) is in use on 127.0.0.1 (stop what listens there, or choose another with --port)\n")
+        }
+    }
+
+    @Test("serve --watch: a change is rebuilt and reported as information, not as a warning")
+    func serveWatch() async throws {
+        let site = try sampleSite()
+        let port = try Self.freePort()
+        try await withServe(site, port: port, ["--watch"]) { output in
+            try await Task.sleep(for: .milliseconds(1500))
+            let feed = site.appendingPathComponent("Samples/feeds/world.xml")
+            let text = try String(contentsOf: feed, encoding: .utf8)
+            try text.write(to: feed, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: feed.path)
+            var rebuilt = false
+            for _ in 0..<150 where !rebuilt {
+                try await Task.sleep(for: .milliseconds(200))
+                rebuilt = output.text.contains("newsgen: rebuilt in ")
+            }
+            #expect(rebuilt, "\(output.text)")
+            #expect(output.text.contains("newsgen: Samples/feeds/world.xml changed; rebuilding\n"), "\(output.text)")
+            #expect(!output.text.contains("warning"), "\(output.text)")
+        }
+    }
+}
