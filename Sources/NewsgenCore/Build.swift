@@ -106,7 +106,7 @@ public struct Build: Sendable {
     private func stages() async throws -> BuildReport {
         let started = now()
         var clock = StageClock(logger: logger, total: 8)
-        let publisher = Publisher(output: config.output)
+        let publisher = Publisher(output: config.output, logger: logger)
         // Refuse before any work: the output must be a folder of its own that newsgen may replace.
         try config.checkOutputOverlaps()
         try publisher.checkReplaceable()

@@ -1,5 +1,6 @@
 import CNewsgenShims
 import Foundation
+import Logging
 
 /// A problem writing or swapping the output folder.
 public struct PublishError: Error, Sendable, CustomStringConvertible {
@@ -25,8 +26,12 @@ public struct Publisher: Sendable {
         "This folder is a site published by newsgen. Each build replaces it whole: files added by hand are lost.\n"
     )
 
-    public init(output: URL) {
+    /// Where a folder that could not be cleaned up is reported; the build goes on.
+    let logger: Logger?
+
+    public init(output: URL, logger: Logger? = nil) {
         self.output = output.standardizedFileURL
+        self.logger = logger
     }
 
     /// Checks that the output may be replaced: it does not exist yet, or it is an empty folder,
@@ -140,7 +145,7 @@ public struct Publisher: Sendable {
         }
         if newsgen_exchange_paths(staging.path, output.path) == 0 {
             // The staging path now holds the previous site.
-            try? fileManager.removeItem(at: staging)
+            remove(staging, what: "the previous site")
             return
         }
         let previous = staging.deletingLastPathComponent().appendingPathComponent(staging.lastPathComponent + ".previous")
@@ -152,11 +157,22 @@ public struct Publisher: Sendable {
             _ = rename(previous.path, output.path)
             throw PublishError("\(output.path): cannot move the new site into place (\(reason))")
         }
-        try? fileManager.removeItem(at: previous)
+        remove(previous, what: "the previous site")
     }
 
     /// Removes a staging folder that will not be published.
     public func discard(_ staging: URL) {
-        try? FileManager.default.removeItem(at: staging)
+        remove(staging, what: "an unpublished build")
+    }
+
+    /// Removes a folder of newsgen's beside the output; one it cannot remove is a warning,
+    /// since it takes disk space until someone does.
+    private func remove(_ folder: URL, what: String) {
+        guard FileManager.default.fileExists(atPath: folder.path) else { return }
+        do {
+            try FileManager.default.removeItem(at: folder)
+        } catch {
+            logger?.warning("\(folder.path): cannot remove this folder of \(what) (\(FileProblem.describe(error))); delete it by hand")
+        }
     }
 }

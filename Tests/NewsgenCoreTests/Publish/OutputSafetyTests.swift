@@ -176,3 +176,55 @@ struct ReplaceTests {
         #expect(try Data(contentsOf: output.appendingPathComponent("mine.txt")) == Data("mine".utf8))
     }
 }
+
+@Suite("Publisher clean-up")
+struct PublisherCleanupTests {
+    /// Makes `file` impossible to remove: read-only folder for a user, the immutable attribute for root.
+    static func pin(_ file: URL, _ on: Bool) -> Bool {
+        if getuid() != 0 {
+            return chmod(file.deletingLastPathComponent().path, on ? 0o500 : 0o700) == 0
+        }
+        let chattr = Process()
+        chattr.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        chattr.arguments = [on ? "+i" : "-i", file.path]
+        chattr.standardError = FileHandle.nullDevice
+        guard (try? chattr.run()) != nil else { return false }
+        chattr.waitUntilExit()
+        return chattr.terminationStatus == 0
+    }
+
+    /// Whether this machine lets the test make a file that cannot be removed.
+    static let canPin: Bool = {
+        guard let folder = try? TestSupport.temporaryFolder() else { return false }
+        let file = folder.appendingPathComponent("probe")
+        guard FileManager.default.createFile(atPath: file.path, contents: Data()), pin(file, true) else { return false }
+        defer { _ = pin(file, false) }
+        return (try? FileManager.default.removeItem(at: file)) == nil
+    }()
+
+    @Test("a staging folder that cannot be removed is a warning naming it, not silence", .enabled(if: canPin))
+    func undeletableStaging() throws {
+        let parent = try TestSupport.temporaryFolder()
+        let (logger, log) = TestSupport.recordingLogger()
+        let publisher = Publisher(output: parent.appendingPathComponent("public"), logger: logger)
+        let staging = try publisher.makeStaging()
+        let file = staging.appendingPathComponent("inner/file")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: file)
+        #expect(Self.pin(file, true))
+        defer { _ = Self.pin(file, false) }
+        publisher.discard(staging)
+        #expect(log.warnings.count == 1)
+        #expect(log.warnings.first?.contains("\(staging.path): cannot remove this folder of an unpublished build") == true, "\(log.warnings)")
+    }
+
+    @Test("a staging folder that is already gone needs no warning")
+    func goneStaging() throws {
+        let (logger, log) = TestSupport.recordingLogger()
+        let publisher = Publisher(output: try TestSupport.temporaryFolder().appendingPathComponent("public"), logger: logger)
+        let staging = try publisher.makeStaging()
+        try FileManager.default.removeItem(at: staging)
+        publisher.discard(staging)
+        #expect(log.warnings.isEmpty)
+    }
+}
