@@ -11,6 +11,9 @@ public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .empty: "the document is empty"
         case .notAFeed(let found): "not an RSS, Atom or JSON feed (found \(found))"
+        case .malformedXML(let diagnostic) where diagnostic.line == 0:
+            // libxml2 gives no position when it cannot convert the bytes at all (UTF-32, say).
+            "cannot read the document's text encoding: \(diagnostic.message)"
         case .malformedXML(let diagnostic): "malformed XML at line \(diagnostic.line), column \(diagnostic.column): \(diagnostic.message)"
         case .malformedJSON(let detail): "malformed JSON: \(detail)"
         }

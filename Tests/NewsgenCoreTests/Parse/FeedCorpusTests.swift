@@ -28,7 +28,20 @@ struct FeedCorpusTests {
                 _ = feed.articles(sourceID: "corpus", base: URL(string: "http://example.com/"), limit: 1000)
                 parsed += 1
             } catch {
-                #expect(!error.description.isEmpty)
+                // A clear error says where or what: a position in the XML, the element found, the JSON problem.
+                switch error {
+                case .empty:
+                    #expect(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines.union(["\u{FEFF}"])).isEmpty,
+                            "\(file.lastPathComponent) is not empty")
+                case .notAFeed(let found):
+                    #expect(!found.isEmpty, "\(file.lastPathComponent): \(error)")
+                case .malformedXML(let diagnostic):
+                    #expect(!diagnostic.message.isEmpty, "\(file.lastPathComponent): \(error)")
+                    #expect(diagnostic.line > 0 || error.description.hasPrefix("cannot read the document's text encoding"),
+                            "\(file.lastPathComponent): a position of 0 is no position: \(error)")
+                case .malformedJSON(let detail):
+                    #expect(!detail.isEmpty, "\(file.lastPathComponent): \(error)")
+                }
                 rejected[file.path] = error.description
             }
         }
