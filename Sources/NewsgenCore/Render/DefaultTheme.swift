@@ -31,7 +31,7 @@ enum DefaultTheme {
 {{#content}}
 {{#article}}
 <article class="article-page">
-{{#image}}<img class="hero" src="{{image}}" alt="{{imageAlt}}"/>{{/image}}
+{{#image}}<img class="hero" src="{{image}}" alt=""/>{{/image}}
 {{#summary}}<p class="standfirst">{{summary}}</p>{{/summary}}
 <p class="meta">
 {{#sourceName}}{{#sourceHref}}<a class="source" href="{{sourceHref}}">{{sourceName}}</a>{{/sourceHref}}{{^sourceHref}}<span class="source">{{sourceName}}</span>{{/sourceHref}}{{/sourceName}}
@@ -100,6 +100,7 @@ enum DefaultTheme {
 <head>
 <meta charset="utf-8"/>
 <meta name="viewport" content="width=device-width, initial-scale=1"/>
+<meta name="color-scheme" content="light dark"/>
 <title>{{title}}</title>
 {{#intro}}<meta name="description" content="{{intro}}"/>{{/intro}}
 <meta name="generator" content="newsgen {{site.version}}"/>
@@ -110,12 +111,13 @@ enum DefaultTheme {
 {{/feeds}}
 </head>
 <body>
+<a class="skip-link" href="#main">Skip to content</a>
 <header class="masthead">
 <p class="site-title"><a href="{{root}}">{{site.title}}</a></p>
 <nav class="tabs" aria-label="Sections">
 <ul>
 {{#nav}}
-<li><a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{title}}</a></li>
+<li><a href="{{href}}"{{#current}} aria-current="page"{{/current}}{{^current}}{{#section}} class="in-section"{{/section}}{{/current}}>{{title}}</a></li>
 {{/nav}}
 </ul>
 </nav>
@@ -156,16 +158,16 @@ Follow this page:{{#feeds}} <a href="{{href}}" type="{{type}}">{{label}}</a>{{/f
         "row": #"""
 <li class="story{{#lead}} lead{{/lead}}">
 <article>
-{{#image}}<img class="thumb" src="{{image}}" alt="{{imageAlt}}" loading="lazy" decoding="async"/>{{/image}}
+{{#image}}<img class="thumb" src="{{image}}" alt="" loading="lazy" decoding="async"/>{{/image}}
 <div class="story-text">
-<h3><a href="{{href}}">{{title}}</a></h3>
+<h{{level}} class="headline"><a href="{{href}}">{{title}}</a></h{{level}}>
 {{#summary}}<p class="summary">{{summary}}</p>{{/summary}}
 <p class="meta">
 {{#sourceName}}{{#sourceHref}}<a class="source" href="{{sourceHref}}">{{sourceName}}</a>{{/sourceHref}}{{^sourceHref}}<span class="source">{{sourceName}}</span>{{/sourceHref}}{{/sourceName}}
 {{#author}}<span class="author">{{author}}</span>{{/author}}
 {{#time}}<time datetime="{{datetime}}">{{text}}</time>{{/time}}
-{{#page}}<a class="details" href="{{page}}">Details</a>{{/page}}
-{{#saved}}<span class="saved-at">{{saved}}</span>{{/saved}}
+{{#page}}<a class="details" href="{{page}}">Details<span class="visually-hidden">: {{title}}</span></a>{{/page}}
+{{#saved}}<span class="saved-at">Saved <time datetime="{{datetime}}">{{text}}</time></span>{{/saved}}
 {{#favorite}}<span class="badge badge-favorite">Favorite</span>{{/favorite}}
 {{#readLater}}<span class="badge badge-later">Read later</span>{{/readLater}}
 </p>
@@ -197,27 +199,31 @@ Follow this page:{{#feeds}} <a href="{{href}}" type="{{type}}">{{label}}</a>{{/f
 {{#content}}
 {{#empty}}{{>empty}}{{/empty}}
 {{#hasSources}}
+<div class="table-scroll" role="region" aria-labelledby="followed-caption" tabindex="0">
 <table class="sources">
+<caption id="followed-caption" class="visually-hidden">The sources this site follows</caption>
 <thead>
 <tr><th scope="col">Source</th><th scope="col">Kind</th><th scope="col">Category</th><th scope="col">Articles</th><th scope="col">Status</th><th scope="col">Feeds</th></tr>
 </thead>
 <tbody>
 {{#sources}}
 <tr class="state-{{state}}">
-<th scope="row"><a href="{{href}}">{{name}}</a>{{#homepage}} <a class="homepage" href="{{homepage}}" title="The source's own website">↗</a>{{/homepage}}</th>
+<th scope="row"><a href="{{href}}">{{name}}</a>{{#homepage}} <a class="homepage" href="{{homepage}}"><span aria-hidden="true">↗</span><span class="visually-hidden">Website of {{name}}</span></a>{{/homepage}}</th>
 <td>{{kind}}</td>
 <td>{{category}}</td>
 <td class="count">{{articleCount}}</td>
-<td>{{stateText}}</td>
+<td class="status">{{stateText}}</td>
 <td class="feeds">{{#feeds}}<a href="{{href}}" type="{{type}}">{{label}}</a> {{/feeds}}</td>
 </tr>
 {{/sources}}
 </tbody>
 </table>
+</div>
 {{/hasSources}}
 {{#hasAvailable}}
 <h2 id="available">Available from NewsAPI</h2>
 {{#availableNote}}<p class="note">{{availableNote}}</p>{{/availableNote}}
+<div class="table-scroll" role="region" aria-labelledby="available" tabindex="0">
 <table class="sources available">
 <thead>
 <tr><th scope="col">Source</th><th scope="col">Id</th><th scope="col">Description</th><th scope="col">Category</th><th scope="col">Language</th><th scope="col">Selected</th></tr>
@@ -225,9 +231,9 @@ Follow this page:{{#feeds}} <a href="{{href}}" type="{{type}}">{{label}}</a>{{/f
 <tbody>
 {{#available}}
 <tr{{#selected}} class="selected"{{/selected}}>
-<th scope="row">{{#href}}<a href="{{href}}">{{name}}</a>{{/href}}{{^href}}{{name}}{{/href}}{{#website}} <a class="homepage" href="{{website}}" title="The source's own website">↗</a>{{/website}}</th>
+<th scope="row">{{#href}}<a href="{{href}}">{{name}}</a>{{/href}}{{^href}}{{name}}{{/href}}{{#website}} <a class="homepage" href="{{website}}"><span aria-hidden="true">↗</span><span class="visually-hidden">Website of {{name}}</span></a>{{/website}}</th>
 <td><code>{{id}}</code></td>
-<td>{{description}}</td>
+<td class="description">{{description}}</td>
 <td>{{category}}</td>
 <td>{{language}}</td>
 <td>{{#selected}}Selected{{/selected}}</td>
@@ -235,6 +241,7 @@ Follow this page:{{#feeds}} <a href="{{href}}" type="{{type}}">{{label}}</a>{{/f
 {{/available}}
 </tbody>
 </table>
+</div>
 {{/hasAvailable}}
 {{/content}}
 {{/main}}
@@ -258,12 +265,20 @@ Follow this page:{{#feeds}} <a href="{{href}}" type="{{type}}">{{label}}</a>{{/f
   --bad: #a3261b;
   --serif: Georgia, "Times New Roman", serif;
   --sans: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+  color-scheme: light dark;
 }
 * { box-sizing: border-box; }
 html { background: var(--paper); color: var(--ink); }
 body { margin: 0 auto; max-width: 72rem; padding: 0 1.25rem 3rem; font: 1rem/1.5 var(--sans); }
 a { color: inherit; text-decoration-color: var(--rule); text-underline-offset: 0.15em; }
 a:hover, a:focus-visible { color: var(--accent); text-decoration-color: currentColor; }
+:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+
+/* Text for screen readers only: it completes a link's name without changing how the row looks. */
+.visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0; overflow: hidden; clip: rect(0 0 0 0); clip-path: inset(50%); white-space: nowrap; }
+/* The first stop of the keyboard: hidden until focused, then shown over the masthead. */
+.skip-link { position: absolute; left: 0.5rem; top: 0.5rem; z-index: 10; padding: 0.5rem 0.9rem; background: var(--ink); color: var(--paper); font-weight: 600; text-decoration: none; transform: translateY(-200%); }
+.skip-link:focus { transform: none; color: var(--paper); }
 
 .masthead { border-bottom: 3px double var(--ink); padding: 1.5rem 0 0.5rem; text-align: center; }
 .site-title { margin: 0; font: 700 2.4rem/1.1 var(--serif); letter-spacing: -0.01em; }
@@ -271,6 +286,8 @@ a:hover, a:focus-visible { color: var(--accent); text-decoration-color: currentC
 .tabs ul { display: flex; justify-content: center; flex-wrap: wrap; gap: 0.25rem 1.5rem; list-style: none; margin: 0.75rem 0 0; padding: 0; }
 .tabs a { display: inline-block; padding: 0.25rem 0; font-size: 0.85rem; font-weight: 600; letter-spacing: 0.08em; text-transform: uppercase; text-decoration: none; color: var(--muted); }
 .tabs a[aria-current="page"] { color: var(--ink); border-bottom: 2px solid var(--accent); }
+/* A page below a tab (a source below Sources): the tab is marked, more lightly, but it is not the current page. */
+.tabs a.in-section { color: var(--ink); border-bottom: 2px solid var(--rule); }
 
 main h1 { font: 700 1.9rem/1.2 var(--serif); margin: 1.5rem 0 0.25rem; }
 .intro { color: var(--muted); margin-top: 0; }
@@ -284,8 +301,8 @@ main h1 { font: 700 1.9rem/1.2 var(--serif); margin: 1.5rem 0 0.25rem; }
 .story article { display: flex; flex-direction: column; gap: 0.5rem; }
 /* An image that cannot load keeps its box; its alt text is for screen readers, not the layout. */
 .story .thumb { display: block; width: 100%; aspect-ratio: 16 / 9; object-fit: cover; background: var(--rule); border-radius: 2px; color: transparent; overflow: hidden; }
-.story h3 { font: 700 1.05rem/1.3 var(--serif); margin: 0; }
-.story h3 a { text-decoration: none; }
+.story .headline { font: 700 1.05rem/1.3 var(--serif); margin: 0; }
+.story .headline a { text-decoration: none; }
 .summary { margin: 0; color: #3a3a36; font-size: 0.93rem; }
 .meta { margin: 0; display: flex; flex-wrap: wrap; gap: 0.2rem 0.75rem; font-size: 0.8rem; color: var(--muted); }
 .meta .source { font-weight: 600; color: var(--ink); }
@@ -298,7 +315,7 @@ main h1 { font: 700 1.9rem/1.2 var(--serif); margin: 1.5rem 0 0.25rem; }
   .story.lead { grid-column: span 2; }
   .story.lead article { flex-direction: row; }
   .story.lead .thumb { flex: 0 0 55%; width: 55%; align-self: flex-start; }
-  .story.lead h3 { font-size: 1.5rem; }
+  .story.lead .headline { font-size: 1.5rem; }
 }
 
 .notice { border-left: 4px solid var(--warn); background: #fff6e0; padding: 0.5rem 0.75rem; margin: 0.75rem 0; font-size: 0.9rem; }
@@ -307,15 +324,21 @@ main h1 { font: 700 1.9rem/1.2 var(--serif); margin: 1.5rem 0 0.25rem; }
 .empty-state h2 { font: 700 1.3rem var(--serif); margin: 0 0 0.5rem; }
 .empty-state p { margin: 0; color: var(--muted); }
 
-.sources { width: 100%; border-collapse: collapse; margin-top: 1.5rem; font-size: 0.9rem; }
+/* A wide table scrolls inside its own box (which takes focus, for keyboard scrolling), never the page. */
+.table-scroll { overflow-x: auto; margin-top: 1.5rem; }
+.sources { width: 100%; border-collapse: collapse; font-size: 0.9rem; }
+/* Short cells stay on one line (a narrow screen scrolls the table); long text wraps in a readable column. */
+.sources th, .sources td { white-space: nowrap; }
+.sources .status, .sources .description { white-space: normal; min-width: 14rem; }
 .sources th, .sources td { text-align: left; padding: 0.5rem; border-bottom: 1px solid var(--rule); vertical-align: top; }
 .sources thead th { font-size: 0.75rem; letter-spacing: 0.06em; text-transform: uppercase; color: var(--muted); }
 .sources .count { text-align: right; }
-.sources .homepage { text-decoration: none; color: var(--muted); }
+/* ↗ alone is a small target: give it at least 24 × 24 px. */
+.sources .homepage { display: inline-flex; align-items: center; justify-content: center; min-width: 24px; min-height: 24px; text-decoration: none; color: var(--muted); }
 .available .selected th, .available .selected td:last-child { font-weight: 600; }
-.state-ok td:nth-child(5), dd.state-ok { color: var(--ok); }
-.state-stale td:nth-child(5), dd.state-stale { color: var(--warn); }
-.state-failed td:nth-child(5), dd.state-failed { color: var(--bad); }
+.state-ok .status, dd.state-ok { color: var(--ok); }
+.state-stale .status, dd.state-stale { color: var(--warn); }
+.state-failed .status, dd.state-failed { color: var(--bad); }
 .source-facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; font-size: 0.9rem; margin: 1rem 0 1.5rem; }
 .source-facts dt { font-weight: 600; color: var(--muted); }
 .source-facts dd { margin: 0; overflow-wrap: anywhere; }
@@ -331,7 +354,7 @@ main h1 { font: 700 1.9rem/1.2 var(--serif); margin: 1.5rem 0 0.25rem; }
 .colophon { border-top: 1px solid var(--rule); margin-top: 3rem; padding-top: 1rem; font-size: 0.8rem; color: var(--muted); }
 
 @media (prefers-color-scheme: dark) {
-  :root { --ink: #ecebe6; --muted: #a8a7a0; --rule: #3a3a36; --paper: #161614; --accent: #ff7a6b; }
+  :root { --ink: #ecebe6; --muted: #a8a7a0; --rule: #3a3a36; --paper: #161614; --accent: #ff7a6b; --ok: #7cc48a; --warn: #e0b050; --bad: #ff8a7d; }
   .summary { color: #d0cfc8; }
   .notice { background: #2d2612; }
   .notice-failed { background: #33191a; }
