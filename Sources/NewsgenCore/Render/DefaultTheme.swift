@@ -167,7 +167,7 @@ Follow this page:{{#feeds}} <a href="{{href}}" type="{{type}}">{{label}}</a>{{/f
 {{#author}}<span class="author">{{author}}</span>{{/author}}
 {{#time}}<time datetime="{{datetime}}">{{text}}</time>{{/time}}
 {{#page}}<a class="details" href="{{page}}">Details<span class="visually-hidden">: {{title}}</span></a>{{/page}}
-{{#saved}}<span class="saved-at">Saved <time datetime="{{datetime}}">{{text}}</time></span>{{/saved}}
+{{#savedAt}}<span class="saved-at">Saved <time datetime="{{datetime}}">{{text}}</time></span>{{/savedAt}}
 {{#favorite}}<span class="badge badge-favorite">Favorite</span>{{/favorite}}
 {{#readLater}}<span class="badge badge-later">Read later</span>{{/readLater}}
 </p>

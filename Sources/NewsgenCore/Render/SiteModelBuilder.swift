@@ -192,7 +192,7 @@ struct SiteModelBuilder {
         let saved = content.saved(kind)
         let rows = saved.map { item in
             var row = self.row(item.article, root: root)
-            row.saved = item.entry.savedAt.map { TimeModel(datetime: FeedDate.rfc3339($0), text: DisplayDate.day($0)) }
+            row.savedAt = item.entry.savedAt.map { TimeModel(datetime: FeedDate.rfc3339($0), text: DisplayDate.day($0)) }
             if !item.matched && item.article.sourceID.isEmpty {
                 row.note = "Not listed by any source now"
             }
@@ -391,7 +391,7 @@ struct SiteModelBuilder {
             readLater: savedIDs[.readLater]?.contains(article.id) ?? false,
             lead: lead,
             level: level,
-            saved: nil,
+            savedAt: nil,
             note: nil
         )
     }

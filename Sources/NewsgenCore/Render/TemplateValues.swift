@@ -67,7 +67,7 @@ extension ArticleRow: TemplateDictionary {
         values["sourceHref"] = sourceHref
         values["time"] = time?.templateDictionary
         values["image"] = image
-        values["saved"] = saved?.templateDictionary
+        values["savedAt"] = savedAt?.templateDictionary
         values["note"] = note
         return values
     }
