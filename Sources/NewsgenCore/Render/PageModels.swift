@@ -26,10 +26,15 @@ struct SiteModel: Sendable {
     var version: String
 }
 
+/// A tab of the masthead.
 struct NavItem: Sendable {
     var title: String
     var href: String
+    /// This tab is the page shown (`aria-current="page"`): set on one tab at most.
     var current: Bool
+    /// The page shown lies below this tab (a source's page below Sources): marked only visually,
+    /// since the tab is not the current page.
+    var section: Bool
 }
 
 struct FeedLinkModel: Sendable {
@@ -64,14 +69,18 @@ struct ArticleRow: Sendable {
     var sourceName: String?
     var sourceHref: String?
     var time: TimeModel?
+    /// Shown beside the headline, so the image is decorative (`alt=""`): its alt text would
+    /// only repeat the headline to screen readers.
     var image: String?
-    var imageAlt: String
     var favorite: Bool
     var readLater: Bool
     /// The first article of a section, shown larger.
     var lead: Bool
-    /// "Saved 20 Nov 2026", on saved lists.
-    var saved: String?
+    /// The level of the headline's heading: 3 below a section's `<h2>`, 2 right below the `<h1>`.
+    var level: Int
+    /// When the entry was saved, on saved lists ("Saved <time>20 Nov 2026</time>"). Named anew
+    /// when it became a time: a copied theme's `{{saved}}`, once the text, now renders nothing.
+    var savedAt: TimeModel?
     /// A remark such as "No longer listed by any source".
     var note: String?
 }

@@ -76,7 +76,7 @@ struct SiteModelBuilder {
                 title: category.name,
                 anchor: category.slug,
                 href: root + SitePaths.categoryPage(category.slug),
-                articles: rows(Array(category.articles.prefix(SiteRenderer.sectionLimit)), root: root, leadFirst: true),
+                articles: rows(Array(category.articles.prefix(SiteRenderer.sectionLimit)), root: root, inSection: true),
                 more: category.articles.count > SiteRenderer.sectionLimit
             )
         }
@@ -91,7 +91,7 @@ struct SiteModelBuilder {
         return page(
             root: root, path: SitePaths.headlinesPage, title: content.config.title, heading: "Headlines",
             intro: content.config.description.isEmpty ? nil : content.config.description,
-            current: "Headlines",
+            tab: "Headlines",
             feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
             content: HeadlinesContent(sections: sections, notices: notices(root: root), empty: empty)
         )
@@ -106,7 +106,7 @@ struct SiteModelBuilder {
         return page(
             root: root, path: SitePaths.sourcesPage, title: "Sources — \(content.config.title)", heading: "Sources",
             intro: "Every source this site follows, how its last fetch went, and its feeds.",
-            current: "Sources", feeds: feeds,
+            tab: "Sources", feeds: feeds,
             content: SourcesContent(
                 sources: content.sources.map { sourceRow($0, root: root) }, empty: empty,
                 available: availableRows(root: root), availableNote: availableNote()
@@ -169,7 +169,7 @@ struct SiteModelBuilder {
         }
         return page(
             root: root, path: SitePaths.sourcePage(source.id), title: "\(source.name) — \(content.config.title)", heading: source.name,
-            intro: nil, current: "Sources",
+            intro: nil, tab: "Sources",
             feeds: feedLinks(SitePaths.sourceFeed(source.id), title: source.name, root: root),
             content: ArticleListContent(
                 articles: rows(source.articles, root: root), notice: notice(for: source, root: root),
@@ -181,7 +181,7 @@ struct SiteModelBuilder {
     func categoryPage(_ category: Category, root: String) -> Page<ArticleListContent> {
         page(
             root: root, path: SitePaths.categoryPage(category.slug), title: "\(category.name) — \(content.config.title)", heading: category.name,
-            intro: nil, current: "Headlines",
+            intro: nil, tab: "Headlines",
             feeds: feedLinks(SitePaths.categoryFeed(category.slug), title: "\(content.config.title) — \(category.name)", root: root),
             content: ArticleListContent(articles: rows(Array(category.articles.prefix(SiteRenderer.categoryLimit)), root: root),
                                         notice: nil, source: nil, empty: nil)
@@ -191,8 +191,8 @@ struct SiteModelBuilder {
     func savedPage(_ kind: SavedListKind, root: String) -> Page<ArticleListContent> {
         let saved = content.saved(kind)
         let rows = saved.map { item in
-            var row = self.row(item.article, root: root, lead: false)
-            row.saved = item.entry.savedAt.map { "Saved \(DisplayDate.day($0))" }
+            var row = self.row(item.article, root: root)
+            row.savedAt = item.entry.savedAt.map { TimeModel(datetime: FeedDate.rfc3339($0), text: DisplayDate.day($0)) }
             if !item.matched && item.article.sourceID.isEmpty {
                 row.note = "Not listed by any source now"
             }
@@ -203,7 +203,7 @@ struct SiteModelBuilder {
             : nil
         return page(
             root: root, path: SitePaths.savedPage(kind), title: "\(kind.title) — \(content.config.title)", heading: kind.title,
-            intro: nil, current: kind.title,
+            intro: nil, tab: kind.title,
             feeds: feedLinks(SitePaths.savedFeed(kind), title: "\(content.config.title) — \(kind.title)", root: root),
             content: ArticleListContent(articles: rows, notice: nil, source: nil, empty: empty)
         )
@@ -219,9 +219,9 @@ struct SiteModelBuilder {
             ?? feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root)
         return page(
             root: root, path: articlePath(article) ?? "", title: "\(article.title) — \(content.config.title)", heading: article.title,
-            intro: nil, current: "", feeds: feeds,
+            intro: nil, tab: nil, feeds: feeds,
             content: ArticleContent(
-                article: row(article, root: root, lead: false), categories: article.categories, url: article.url,
+                article: row(article, root: root), categories: article.categories, url: article.url,
                 domain: article.url.flatMap(URL.init(string:))?.host
             )
         )
@@ -242,7 +242,7 @@ struct SiteModelBuilder {
             root: root, path: SitePaths.archivePage(number),
             title: "Archive, page \(number) of \(count) — \(content.config.title)", heading: "Archive",
             intro: "Every article in the cache, newest first: page \(number) of \(count).",
-            current: "", feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
+            tab: nil, feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
             content: ArchiveContent(
                 articles: rows(slice, root: root), hasArticles: !slice.isEmpty, number: number, pageCount: count,
                 newer: number > 1 ? root + SitePaths.archivePage(number - 1) : nil,
@@ -331,8 +331,10 @@ struct SiteModelBuilder {
 
     // MARK: - Pieces
 
+    /// `tab` is the tab the page belongs to (a source's page belongs to Sources); that tab is
+    /// marked `aria-current="page"` only when it links to this very page.
     private func page<C>(
-        root: String, path: String, title: String, heading: String, intro: String?, current: String,
+        root: String, path: String, title: String, heading: String, intro: String?, tab: String?,
         feeds: [FeedLinkModel], content pageContent: C
     ) -> Page<C> {
         let tabs: [(String, String)] = [
@@ -343,7 +345,10 @@ struct SiteModelBuilder {
             site: SiteModel(title: content.config.title, description: content.config.description, language: content.config.language, version: NewsgenVersion.string),
             title: title, heading: heading, intro: intro, root: root.isEmpty ? "./" : root,
             canonical: content.config.baseURL.absoluteString + path,
-            nav: tabs.map { NavItem(title: $0.0, href: link(root: root, to: $0.1), current: $0.0 == current) },
+            nav: tabs.map { title, tabPath in
+                let current = title == tab && tabPath == path
+                return NavItem(title: title, href: link(root: root, to: tabPath), current: current, section: title == tab && !current)
+            },
             feeds: feeds, generated: time(content.generated), content: pageContent
         )
     }
@@ -363,11 +368,13 @@ struct SiteModelBuilder {
         TimeModel(datetime: FeedDate.rfc3339(date), text: DisplayDate.readable(date))
     }
 
-    private func rows(_ articles: [Article], root: String, leadFirst: Bool = false) -> [ArticleRow] {
-        articles.enumerated().map { row($1, root: root, lead: leadFirst && $0 == 0) }
+    /// Rows of a front-page section (`inSection`) have `<h3>` headlines below the section's
+    /// `<h2>`, the first shown larger; rows of a list page have `<h2>` headlines below its `<h1>`.
+    private func rows(_ articles: [Article], root: String, inSection: Bool = false) -> [ArticleRow] {
+        articles.enumerated().map { row($1, root: root, lead: inSection && $0 == 0, level: inSection ? 3 : 2) }
     }
 
-    private func row(_ article: Article, root: String, lead: Bool) -> ArticleRow {
+    private func row(_ article: Article, root: String, lead: Bool = false, level: Int = 2) -> ArticleRow {
         let source = sourcesByID[article.sourceID]
         let page = articlePath(article).map { root + $0 }
         return ArticleRow(
@@ -380,11 +387,11 @@ struct SiteModelBuilder {
             sourceHref: source.map { root + SitePaths.sourcePage($0.id) },
             time: article.published.map(time),
             image: article.imageURL,
-            imageAlt: article.title,
             favorite: savedIDs[.favorites]?.contains(article.id) ?? false,
             readLater: savedIDs[.readLater]?.contains(article.id) ?? false,
             lead: lead,
-            saved: nil,
+            level: level,
+            savedAt: nil,
             note: nil
         )
     }

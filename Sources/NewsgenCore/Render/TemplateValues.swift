@@ -47,7 +47,7 @@ extension TimeModel: TemplateDictionary {
 }
 
 extension NavItem: TemplateDictionary {
-    var templateDictionary: [String: Any] { ["title": title, "href": href, "current": current] }
+    var templateDictionary: [String: Any] { ["title": title, "href": href, "current": current, "section": section] }
 }
 
 extension FeedLinkModel: TemplateDictionary {
@@ -57,8 +57,8 @@ extension FeedLinkModel: TemplateDictionary {
 extension ArticleRow: TemplateDictionary {
     var templateDictionary: [String: Any] {
         var values: [String: Any] = [
-            "title": title, "href": href, "imageAlt": imageAlt,
-            "favorite": favorite, "readLater": readLater, "lead": lead,
+            "title": title, "href": href,
+            "favorite": favorite, "readLater": readLater, "lead": lead, "level": level,
         ]
         values["page"] = page
         values["summary"] = summary
@@ -67,7 +67,7 @@ extension ArticleRow: TemplateDictionary {
         values["sourceHref"] = sourceHref
         values["time"] = time?.templateDictionary
         values["image"] = image
-        values["saved"] = saved
+        values["savedAt"] = savedAt?.templateDictionary
         values["note"] = note
         return values
     }

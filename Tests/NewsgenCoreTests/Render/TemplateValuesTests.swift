@@ -14,10 +14,10 @@ struct TemplateValuesTests {
         let time = TimeModel(datetime: "2026-11-21T08:00:00Z", text: "Sat 21 Nov 2026, 08:00 UTC")
         let row = ArticleRow(
             title: "t", href: "h", page: "p", summary: "s", author: "a", sourceName: "n", sourceHref: "sh",
-            time: time, image: "i", imageAlt: "alt", favorite: true, readLater: false, lead: true, saved: "sv", note: "no"
+            time: time, image: "i", favorite: true, readLater: false, lead: true, level: 3, savedAt: time, note: "no"
         )
         let values: [any TemplateDictionary] = [
-            time, row, NavItem(title: "t", href: "h", current: true), FeedLinkModel(label: "l", title: "t", href: "h", type: "ty"),
+            time, row, NavItem(title: "t", href: "h", current: true, section: false), FeedLinkModel(label: "l", title: "t", href: "h", type: "ty"),
         ]
         for value in values {
             #expect(Set(value.templateDictionary.keys) == labels(value), "\(type(of: value))")
@@ -31,7 +31,7 @@ struct TemplateValuesTests {
     func nilsLeftOut() {
         let row = ArticleRow(
             title: "t", href: "h", page: nil, summary: nil, author: nil, sourceName: nil, sourceHref: nil,
-            time: nil, image: nil, imageAlt: "", favorite: false, readLater: false, lead: false, saved: nil, note: nil
+            time: nil, image: nil, favorite: false, readLater: false, lead: false, level: 2, savedAt: nil, note: nil
         )
         let converted = TemplateValues.convert(row) as? [String: Any]
         #expect(converted?["author"] == nil)
