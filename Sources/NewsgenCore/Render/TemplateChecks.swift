@@ -185,13 +185,25 @@ struct TemplateSource: Sendable {
 /// tags taken out and every section's content present: a `</h2>` that closes an `<h3>` is then
 /// one error naming the template's line, not a validation failure on every page.
 enum TemplateMarkup {
+    /// Where a `{{variable}}` stood in the template's text (a private-use character).
+    static let placeholder: Unicode.Scalar = "\u{E000}"
+
     /// HTML's void elements: pages are XML, so they must close themselves (`<br/>`).
     static let voidElements: Set<String> = ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr"]
 
     static func check(_ source: TemplateSource) throws(TemplateError) {
         var text: [Unicode.Scalar] = []
         var positions: [TemplatePosition] = []
-        for tag in source.tags where tag.kind == .text {
+        // A variable stands in the text as one placeholder, so that a name built with one
+        // (`<h{{level}}>`) stays one name, shown as written.
+        var variables: [Int: String] = [:]
+        for tag in source.tags where tag.kind == .text || tag.kind == .variable {
+            guard tag.kind == .text else {
+                variables[text.count] = "{{\(tag.name)}}"
+                text.append(Self.placeholder)
+                positions.append(tag.position)
+                continue
+            }
             var position = tag.position
             for scalar in tag.name.unicodeScalars {
                 text.append(scalar)
@@ -217,13 +229,17 @@ enum TemplateMarkup {
         }
         func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
             scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_:.".unicodeScalars.contains(scalar)
+                || scalar == Self.placeholder
         }
-        func name(from offset: Int) -> String {
+        /// The element name at `offset`, and how many scalars of the text it takes.
+        func name(from offset: Int) -> (text: String, length: Int) {
             var end = offset
-            while end < text.count, isNameScalar(text[end]) { end += 1 }
-            var view = String.UnicodeScalarView()
-            view.append(contentsOf: text[offset..<end])
-            return String(view)
+            var name = ""
+            while end < text.count, isNameScalar(text[end]) {
+                if let variable = variables[end] { name += variable } else { name.unicodeScalars.append(text[end]) }
+                end += 1
+            }
+            return (name, end - offset)
         }
 
         while index < text.count {
@@ -234,7 +250,7 @@ enum TemplateMarkup {
             if has("<![CDATA[", at: index) { skip(past: "]]>"); continue }
             if has("<!", at: index) || has("<?", at: index) { skip(past: ">"); continue }
             if has("</", at: index) {
-                let closing = name(from: index + 2)
+                let closing = name(from: index + 2).text
                 skip(past: ">")
                 guard !closing.isEmpty else { continue }
                 guard let last = open.last else {
@@ -246,9 +262,9 @@ enum TemplateMarkup {
                 open.removeLast()
                 continue
             }
-            let element = name(from: index + 1)
+            let (element, length) = name(from: index + 1)
             guard !element.isEmpty, text[index + 1].properties.isAlphabetic else { index += 1; continue }
-            index += 1 + element.unicodeScalars.count
+            index += 1 + length
             var quote: Unicode.Scalar?
             while index < text.count {
                 let scalar = text[index]

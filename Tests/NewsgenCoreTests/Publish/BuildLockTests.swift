@@ -23,7 +23,8 @@ struct BuildLockTests {
         waiting.cancel()
         let started = ContinuousClock.now
         let result = await waiting.result
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // Without the fix the wait never ends (the time limit fails the test); the bound is generous for a busy machine.
+        #expect(ContinuousClock.now - started < .seconds(20))
         guard case .failure(let error) = result, case BuildError.locked(let message)? = error as? BuildError else {
             Issue.record("expected a lock error, got \(result)")
             return
