@@ -17,13 +17,30 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
         case .config(let error): error.description
         case .templates(let error): error.description
         case .validation(let report):
-            (report.problems.prefix(Self.problemsShown).map(\.description)
-                + (report.problems.count > Self.problemsShown ? ["… and \(report.problems.count - Self.problemsShown) more"] : [])
-                + ["validation failed: \(report.summary); nothing was published"])
-                .joined(separator: "\n")
+            Self.describe(report)
         case .publish(let error): error.description
         case .locked(let message): message
         }
+    }
+}
+
+extension BuildError {
+    /// A failed validation: each distinct problem once (with how often it recurs), up to
+    /// `problemsShown`, then how many more, then the summary.
+    static func describe(_ report: ValidationReport) -> String {
+        let groups = report.grouped
+        var lines = groups.prefix(problemsShown).map { group in
+            let others = group.count - 1
+            guard others > 0 else { return group.first.description }
+            let files = group.files > 1 ? " in \(group.files) files" : ""
+            return "\(group.first) (and \(others) more like it\(files))"
+        }
+        if groups.count > problemsShown {
+            let rest = groups.dropFirst(problemsShown).reduce(0) { $0 + $1.count }
+            lines.append("… and \(rest) more")
+        }
+        lines.append("validation failed: \(report.summary); nothing was published")
+        return lines.joined(separator: "\n")
     }
 }
 

@@ -188,16 +188,32 @@ struct BuildTests {
         #expect(first.line > 0 && first.column > 0)
         #expect(first.rule == .xmlWellFormed, "\(first)")
         #expect(error.description.contains("nothing was published"))
+        #expect(error.description.split(separator: "\n").count == 2, "one template mistake, one line: \(error)")
     }
 
     @Test("a failed validation names each problem with its rule, up to 50, then how many more")
     func validationErrorText() {
-        let problems = (1...60).map { ValidationProblem(path: "index.html", line: $0, column: 1, rule: .htmlImgAlt, message: "no alt") }
+        let problems = (1...60).map { ValidationProblem(path: "index.html", line: $0, column: 1, rule: .htmlImgAlt, message: "img \($0) has no alt") }
         let lines = BuildError.validation(ValidationReport(filesChecked: 9, problems: problems)).description.split(separator: "\n")
         #expect(lines.count == 52)
-        #expect(lines.first == "index.html:1:1: html-img-alt: no alt")
+        #expect(lines.first == "index.html:1:1: html-img-alt: img 1 has no alt")
         #expect(lines[50] == "… and 10 more")
         #expect(lines.last == "validation failed: 60 problems in 1 of 9 files; nothing was published")
+    }
+
+    @Test("a problem that recurs on every page (a template's) is one line with its count")
+    func validationErrorGrouped() {
+        let pages = (1...40).map { "sources/s\($0)/index.html" }
+        let problems = pages.flatMap { page in
+            [ValidationProblem(path: page, line: 12, column: 5, rule: .xmlWellFormed, message: "xmlParseEntityRef: no name"),
+             ValidationProblem(path: page, line: 30, column: 5, rule: .xmlWellFormed, message: "xmlParseEntityRef: no name")]
+        } + [ValidationProblem(path: "index.html", line: 3, column: 1, rule: .htmlLang, message: "no lang")]
+        let lines = BuildError.validation(ValidationReport(filesChecked: 41, problems: problems)).description.split(separator: "\n")
+        #expect(lines == [
+            "sources/s1/index.html:12:5: xml-well-formed: xmlParseEntityRef: no name (and 79 more like it in 40 files)",
+            "index.html:3:1: html-lang: no lang",
+            "validation failed: 81 problems in 41 of 41 files; nothing was published",
+        ])
     }
 
     @Test("hostile feed text is escaped text, never markup")

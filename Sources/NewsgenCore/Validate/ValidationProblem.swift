@@ -90,6 +90,25 @@ public struct ValidationReport: Sendable {
     public var problems: [ValidationProblem]
     public var isValid: Bool { problems.isEmpty }
 
+    /// The problems with the same rule and message taken together, in order of first
+    /// occurrence: a template mistake repeats on every page it renders, and reads best once.
+    public var grouped: [(first: ValidationProblem, count: Int, files: Int)] {
+        var order: [String] = []
+        var groups: [String: (first: ValidationProblem, count: Int, files: Set<String>)] = [:]
+        for problem in problems {
+            let key = problem.rule.rawValue + "\u{0}" + problem.message
+            if var group = groups[key] {
+                group.count += 1
+                group.files.insert(problem.path)
+                groups[key] = group
+            } else {
+                order.append(key)
+                groups[key] = (problem, 1, [problem.path])
+            }
+        }
+        return order.compactMap { groups[$0] }.map { ($0.first, $0.count, $0.files.count) }
+    }
+
     /// "3 problems in 2 of 120 files"
     public var summary: String {
         let files = Set(problems.map(\.path)).count
