@@ -149,7 +149,7 @@ public final class SQLiteStore: ArticleStore {
                 SELECT article.* FROM sourceList JOIN article ON article.key = sourceList.articleKey
                 WHERE sourceList.sourceID = ? ORDER BY sourceList.position
                 """, arguments: [sourceID]).map { row in
-                var article = Self.article(row)
+                var article = try Self.article(row)
                 article.sourceID = sourceID
                 return article
             }
@@ -164,7 +164,7 @@ public final class SQLiteStore: ArticleStore {
             return try Row.fetchAll(db, sql: """
                 SELECT * FROM article WHERE sourceID IN (\(marks))
                 ORDER BY published IS NULL, published DESC, firstSeen DESC
-                """, arguments: StatementArguments(ids)).map(Self.article)
+                """, arguments: StatementArguments(ids)).map { try Self.article($0) }
         }
     }
 
@@ -226,7 +226,7 @@ public final class SQLiteStore: ArticleStore {
             var found: [String: Article] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT saved.entryKey AS entryKey, article.* FROM saved JOIN article ON article.key = saved.articleKey") {
                 let entryKey: String = row["entryKey"]
-                if ids.contains(entryKey) { found[entryKey] = Self.article(row) }
+                if ids.contains(entryKey) { found[entryKey] = try Self.article(row) }
             }
             return found
         }
@@ -260,7 +260,7 @@ public final class SQLiteStore: ArticleStore {
     // MARK: - Rows
 
     private static func upsert(_ article: Article, at date: Date, in db: Database, touchLastSeen: Bool = true) throws {
-        let categories = String(decoding: (try? JSONEncoder().encode(article.categories)) ?? Data("[]".utf8), as: UTF8.self)
+        let categories = String(decoding: try JSONEncoder().encode(article.categories), as: UTF8.self)
         try db.execute(sql: """
             INSERT INTO article (key, sourceID, title, summary, author, url, imageURL, published, categories, guid, firstSeen, lastSeen)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -275,10 +275,18 @@ public final class SQLiteStore: ArticleStore {
             ])
     }
 
-    private static func article(_ row: Row) -> Article {
-        let categories = (row["categories"] as String?).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+    /// An article row; one whose categories are not a JSON array of strings is an error, not an
+    /// article that silently lost them.
+    private static func article(_ row: Row) throws(StoreError) -> Article {
+        let key: String = row["key"]
+        let categories: [String]
+        do {
+            categories = try JSONDecoder().decode([String].self, from: Data((row["categories"] as String? ?? "").utf8))
+        } catch {
+            throw StoreError("article \(key): its categories in the cache are not a JSON array of strings")
+        }
         return Article(
-            id: row["key"], sourceID: row["sourceID"], title: row["title"], summary: row["summary"],
+            id: key, sourceID: row["sourceID"], title: row["title"], summary: row["summary"],
             author: row["author"], url: row["url"], imageURL: row["imageURL"], published: date(row["published"]),
             categories: categories, guid: row["guid"]
         )
