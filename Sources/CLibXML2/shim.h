@@ -16,11 +16,9 @@
 #include <libxml/xmlIO.h>
 #include <libxml/relaxng.h>
 
-/// `xmlFree` is a global function pointer, which Swift 6 treats as shared mutable state.
-/// Calling it through this inline function keeps the Swift side concurrency-safe.
-static inline void newsgen_xmlFree(void *pointer) {
-    xmlFree(pointer);
-}
+/* newsgen reads libxml2's strings in place and never receives one it must free. Code that
+ * does (xmlNodeGetContent, xmlGetProp) must free it through an inline wrapper here: xmlFree
+ * is a global function pointer, which Swift 6 treats as shared mutable state. */
 
 /// An external entity loader that loads nothing: feeds are untrusted, and no DTD,
 /// external entity or XInclude may ever reach the file system or the network.
