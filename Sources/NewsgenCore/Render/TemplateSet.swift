@@ -37,7 +37,17 @@ struct TemplateSet: Sendable {
         let files = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).sorted()
         var texts: [String: String] = [:]
         for file in files where file.hasSuffix(".mustache") {
-            texts[file] = try? String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            let url = folder.appendingPathComponent(file)
+            let data: Data
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
+                throw TemplateError("\(url.path): cannot be read (\(FileProblem.describe(error)))")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw TemplateError("\(url.path): is not UTF-8 text; save the template as UTF-8")
+            }
+            texts[file] = text
         }
         // Sections first: swift-mustache says only that "a section is never closed", at the end of the file.
         let sources = try Self.sources(texts: texts, location: { folder.appendingPathComponent($0).path })

@@ -91,6 +91,18 @@ struct TemplateChecksTests {
         #expect(reported == expected)
     }
 
+    @Test("a template that cannot be read as text is an error naming it, not a template skipped by the checks")
+    func unreadable() async throws {
+        let folder = try theme("empty.mustache", replacing: "</section>", with: "</section>")
+        try Data([0x3C, 0x70, 0x3E, 0xFF, 0xFE, 0x3C, 0x2F, 0x70, 0x3E]).write(to: folder.appendingPathComponent("row.mustache"))
+        do {
+            _ = try await TemplateSet(folder: folder)
+            Issue.record("loaded a template that is not text")
+        } catch {
+            #expect(error.description == folder.appendingPathComponent("row.mustache").path + ": is not UTF-8 text; save the template as UTF-8")
+        }
+    }
+
     @Test("names come from the page models' types, optional and empty fields included")
     func shapes() {
         guard case .object(let page) = TemplateShape.of(Page<HeadlinesContent>.self),
