@@ -11,8 +11,7 @@ struct BuildCommand: AsyncParsableCommand {
         discussion: "Exit status: 0 published and every source fresh; 3 published, but a source failed; 1 nothing published; 2 usage error."
     )
 
-    @Option(name: .shortAndLong, help: "The site configuration.")
-    var config = "site.json"
+    @OptionGroup var site: SiteOptions
 
     @Option(name: .shortAndLong, help: "Publish here instead of site.json's output folder.")
     var output: String?
@@ -30,7 +29,7 @@ struct BuildCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = logging.makeLogger()
-        let status = await BuildRunner(configPath: config, outputOverride: output, offline: offline,
+        let status = await BuildRunner(site: site, outputOverride: output, offline: offline,
                                        refresh: refresh, wait: wait, logger: logger).run()
         if status != 0 { throw ExitCode(status) }
     }
@@ -38,7 +37,7 @@ struct BuildCommand: AsyncParsableCommand {
 
 /// Loads the configuration, takes the lock, runs one build and reports it; shared by `build` and `serve`.
 struct BuildRunner: Sendable {
-    var configPath: String
+    var site: SiteOptions
     var outputOverride: String?
     var offline = false
     var refresh = false
@@ -101,11 +100,7 @@ struct BuildRunner: Sendable {
     }
 
     func loadConfig() throws -> SiteConfig {
-        let file = URL(fileURLWithPath: configPath).standardizedFileURL
-        guard FileManager.default.fileExists(atPath: file.path) else {
-            throw ConfigError(file: configPath, keyPath: "", message: "not found (run newsgen in the folder of your site.json, or pass --config FILE)")
-        }
-        var config = try SiteConfig.load(from: file)
+        var config = try site.load()
         if let outputOverride {
             config.output = URL(fileURLWithPath: outputOverride).standardizedFileURL
             try config.checkOutputOverlaps(outputKey: "--output")

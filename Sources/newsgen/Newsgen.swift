@@ -37,19 +37,37 @@ struct Newsgen: AsyncParsableCommand {
             FileHandle.standardError.write(Data("See 'newsgen --help'.\n".utf8))
             Foundation.exit(2)
         }
+        var command: ParsableCommand
         do {
-            var command = try parseAsRoot()
-            if var command = command as? AsyncParsableCommand {
-                try await command.run()
-            } else {
-                try command.run()
-            }
+            command = try parseAsRoot()
         } catch {
+            // The command line itself: --help and --version, or a usage error (exit status 2).
             if exitCode(for: error) == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
                 Foundation.exit(2)
             }
             exit(withError: error)
+        }
+        do {
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let status as ExitCode {
+            Foundation.exit(status.rawValue)
+        } catch {
+            switch exitCode(for: error) {
+            case .success:
+                exit(withError: error)  // help that a command (or `newsgen` alone) asked for
+            case .validationFailure:
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            default:
+                // Every failure of a command, the library's errors included, is printed here, one way.
+                for line in String(describing: error).split(separator: "\n") { printError(String(line)) }
+                Foundation.exit(1)
+            }
         }
     }
 }
@@ -57,13 +75,6 @@ struct Newsgen: AsyncParsableCommand {
 /// Writes one `newsgen: error: …` line on stderr.
 func printError(_ message: String) {
     FileHandle.standardError.write(Data("newsgen: error: \(message)\n".utf8))
-}
-
-/// For a command that cannot do its work for a reason the user can fix: prints the one
-/// `newsgen: error: …` line (no usage dump) and gives the exit status 1 to throw.
-func failure(_ message: String) -> ExitCode {
-    printError(message)
-    return ExitCode(1)
 }
 
 /// The logging flags every command shares.

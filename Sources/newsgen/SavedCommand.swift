@@ -18,8 +18,7 @@ struct SavedCommand: AsyncParsableCommand {
     }
 
     struct FileOptions: ParsableArguments {
-        @Option(name: .shortAndLong, help: "The site configuration, whose `saved` names the saved files.")
-        var config = "site.json"
+        @OptionGroup var site: SiteOptions
 
         @Option(name: .long, help: "Edit this saved file instead of the one site.json names.")
         var file: String?
@@ -33,16 +32,8 @@ struct SavedCommand: AsyncParsableCommand {
         /// rather than the default, which may well not exist.
         func named() throws -> (files: [URL], explicit: Bool) {
             if let file { return ([URL(fileURLWithPath: file).standardizedFileURL], true) }
-            let configFile = URL(fileURLWithPath: config).standardizedFileURL
-            guard FileManager.default.fileExists(atPath: configFile.path) else {
-                throw CommandFailure("\(config): not found (run newsgen in the folder of your site.json, or pass --config FILE or --file FILE)")
-            }
-            do {
-                let site = try SiteConfig.load(from: configFile)
-                return (site.saved, site.savedIsExplicit)
-            } catch {
-                throw CommandFailure(error.description)
-            }
+            let config = try site.load(hint: "run newsgen in the folder of your site.json, or pass --config FILE or --file FILE")
+            return (config.saved, config.savedIsExplicit)
         }
 
         /// Prints a warning as a build does: one line on stderr.
@@ -90,17 +81,15 @@ struct SavedCommand: AsyncParsableCommand {
         func validate() throws { try SavedCommand.checkURL(url) }
 
         func run() async throws {
-            try CommandFailure.report {
-                guard let file = try options.files().first else { throw CommandFailure("site.json names no saved file") }
-                var editor = try SavedFileEditor(file: file)
-                editor.warnings.forEach(FileOptions.warn)
-                let outcome = editor.add(url: url, to: list.kind, title: title, at: Date())
-                try editor.save()
-                switch outcome {
-                case .added: print("Saved to \(list.kind.title): \(url)")
-                case .updated: print("Updated the title in \(list.kind.title): \(url)")
-                default: print("Already in \(list.kind.title): \(url)")
-                }
+            guard let file = try options.files().first else { throw CommandFailure("site.json names no saved file") }
+            var editor = try SavedFileEditor(file: file)
+            editor.warnings.forEach(FileOptions.warn)
+            let outcome = editor.add(url: url, to: list.kind, title: title, at: Date())
+            try editor.save()
+            switch outcome {
+            case .added: print("Saved to \(list.kind.title): \(url)")
+            case .updated: print("Updated the title in \(list.kind.title): \(url)")
+            default: print("Already in \(list.kind.title): \(url)")
             }
         }
     }
@@ -119,29 +108,27 @@ struct SavedCommand: AsyncParsableCommand {
         func validate() throws { try SavedCommand.checkURL(url) }
 
         func run() async throws {
-            try CommandFailure.report {
-                let kinds = list.map { [$0.kind] } ?? SavedListKind.allCases
-                var removed: [String] = []
-                let (files, explicit) = try options.named()
-                for file in files {
-                    guard FileManager.default.fileExists(atPath: file.path) else {
-                        if explicit {
-                            FileOptions.warn(SavedFile.notFound(file))
-                        }
-                        continue
+            let kinds = list.map { [$0.kind] } ?? SavedListKind.allCases
+            var removed: [String] = []
+            let (files, explicit) = try options.named()
+            for file in files {
+                guard FileManager.default.fileExists(atPath: file.path) else {
+                    if explicit {
+                        FileOptions.warn(SavedFile.notFound(file))
                     }
-                    var editor = try SavedFileEditor(file: file)
-                    editor.warnings.forEach(FileOptions.warn)
-                    if case .removed(let from) = editor.remove(url: url, from: kinds) {
-                        try editor.save()
-                        removed += from.map { "\($0.title) (\(file.lastPathComponent))" }
-                    }
+                    continue
                 }
-                guard !removed.isEmpty else {
-                    throw CommandFailure("\(url) is not in \(kinds.map(\.title).joined(separator: " or "))")
+                var editor = try SavedFileEditor(file: file)
+                editor.warnings.forEach(FileOptions.warn)
+                if case .removed(let from) = editor.remove(url: url, from: kinds) {
+                    try editor.save()
+                    removed += from.map { "\($0.title) (\(file.lastPathComponent))" }
                 }
-                print("Removed from \(removed.joined(separator: ", ")): \(url)")
             }
+            guard !removed.isEmpty else {
+                throw CommandFailure("\(url) is not in \(kinds.map(\.title).joined(separator: " or "))")
+            }
+            print("Removed from \(removed.joined(separator: ", ")): \(url)")
         }
     }
 
@@ -151,35 +138,17 @@ struct SavedCommand: AsyncParsableCommand {
         @OptionGroup var options: FileOptions
 
         func run() async throws {
-            try CommandFailure.report {
-                let merged = SavedLists.merge(try options.readAll())
-                for kind in SavedListKind.allCases {
-                    let entries = merged[kind]
-                    print("\(kind.title) (\(entries.count))")
-                    for entry in entries {
-                        let date = entry.savedAt.map { String(FeedDate.rfc3339($0).prefix(10)) } ?? "          "
-                        let title = entry.title.map { "\($0) — " } ?? ""
-                        print("  \(date)  \(title)\(entry.url ?? entry.id ?? "")")
-                    }
+            let merged = SavedLists.merge(try options.readAll())
+            for kind in SavedListKind.allCases {
+                let entries = merged[kind]
+                print("\(kind.title) (\(entries.count))")
+                for entry in entries {
+                    let date = entry.savedAt.map { String(FeedDate.rfc3339($0).prefix(10)) } ?? "          "
+                    let title = entry.title.map { "\($0) — " } ?? ""
+                    print("  \(date)  \(title)\(entry.url ?? entry.id ?? "")")
                 }
             }
         }
     }
 }
 
-/// A command's failure: one line on stderr, exit status 1.
-struct CommandFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-
-    static func report(_ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            FileHandle.standardError.write(Data("newsgen: error: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
-    }
-}

@@ -14,8 +14,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: "With --watch, site.json, the templates, the saved lists and local feed files are watched and the site is rebuilt when one changes."
     )
 
-    @Option(name: .shortAndLong, help: "The site configuration.")
-    var config = "site.json"
+    @OptionGroup var site: SiteOptions
 
     @Option(name: .shortAndLong, help: "The port to listen on (127.0.0.1 only).")
     var port = 8080
@@ -35,15 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.makeLogger()
         // Before the build, so that a busy port costs no build and says so in one line.
-        if let problem = Listening.problem(port: port) { throw failure(problem) }
-        let runner = BuildRunner(configPath: config, offline: offline, wait: true, logger: logger)
-        let siteConfig: SiteConfig
-        do {
-            siteConfig = try runner.loadConfig()
-        } catch {
-            logger.error("\(error)")
-            throw ExitCode(1)
-        }
+        if let problem = Listening.problem(port: port) { throw CommandFailure(problem) }
+        let runner = BuildRunner(site: site, offline: offline, wait: true, logger: logger)
+        let siteConfig = try runner.loadConfig()
         let status = await runner.run()
         if status == 1 && !FileManager.default.fileExists(atPath: siteConfig.output.path) {
             throw ExitCode(1)
@@ -88,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
             try await app.runService()
         } catch {
             // Another process may have taken the port since the check above.
-            throw failure(Listening.problem(port: port) ?? "cannot serve on \(Listening.host):\(port): \(error)")
+            throw CommandFailure(Listening.problem(port: port) ?? "cannot serve on \(Listening.host):\(port): \(error)")
         }
     }
 }

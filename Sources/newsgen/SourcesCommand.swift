@@ -15,8 +15,8 @@ struct SourcesCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .shortAndLong, help: "The site configuration (default: site.json, if there is one).")
-    var config: String?
+    /// Optional here: without site.json, NewsAPI's defaults.
+    @OptionGroup var site: SiteOptions
 
     @Option(help: "The language of the sources, such as en or de (default: the site's language).")
     var language: String?
@@ -34,13 +34,7 @@ struct SourcesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = logging.makeLogger()
-        let loaded: (config: SiteConfig, cacheFile: URL?)
-        do {
-            loaded = try loadConfig()
-        } catch {
-            logger.error("\(error)")
-            throw ExitCode(1)
-        }
+        let loaded = try loadConfig()
         let client = HTTPFetcher.makeClient(followRedirects: false)
         var catalog = NewsAPICatalog(config: loaded.config, http: HTTPFetcher(client: client), logger: logger)
         catalog.file = loaded.cacheFile
@@ -54,16 +48,14 @@ struct SourcesCommand: AsyncParsableCommand {
 
         switch result {
         case .failure(let error):
-            logger.error("\(error)")
-            throw ExitCode(1)
+            throw error
         case .success(let list):
             var sources = list.sources
             if let category {
                 sources = sources.filter { $0.category.caseInsensitiveCompare(category) == .orderedSame }
                 if sources.isEmpty {
                     let known = Set(list.sources.map(\.category)).sorted().joined(separator: ", ")
-                    logger.error("no \(list.language) sources in category \"\(category)\" (categories: \(known.isEmpty ? "none" : known))")
-                    throw ExitCode(1)
+                    throw CommandFailure("no \(list.language) sources in category \"\(category)\" (categories: \(known.isEmpty ? "none" : known))")
                 }
             }
             print(Self.table(sources), terminator: "")
@@ -73,15 +65,10 @@ struct SourcesCommand: AsyncParsableCommand {
     /// The site's config, and where the list may be cached. Without site.json (and no --config),
     /// NewsAPI's defaults and no cache.
     private func loadConfig() throws -> (config: SiteConfig, cacheFile: URL?) {
-        let path = config ?? "site.json"
-        let file = URL(fileURLWithPath: path).standardizedFileURL
-        if config == nil && !FileManager.default.fileExists(atPath: file.path) {
-            return (try SiteConfig.decode(Data(#"{"sources": []}"#.utf8), file: file), nil)
+        if site.config == nil && !site.exists {
+            return (try SiteConfig.decode(Data(#"{"sources": []}"#.utf8), file: site.file), nil)
         }
-        guard FileManager.default.fileExists(atPath: file.path) else {
-            throw ConfigError(file: path, keyPath: "", message: "not found")
-        }
-        let siteConfig = try SiteConfig.load(from: file)
+        let siteConfig = try site.load(hint: "pass the path of your site.json, or leave out --config")
         return (siteConfig, NewsAPICatalog.defaultFile(for: siteConfig))
     }
 

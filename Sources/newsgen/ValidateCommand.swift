@@ -48,14 +48,14 @@ struct ValidateCommand: AsyncParsableCommand {
         let url = URL(fileURLWithPath: directory).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw failure("\(directory): no such folder")
+            throw CommandFailure("\(directory): no such folder")
         }
         guard isDirectory.boolValue else {
-            throw failure("\(directory): is a file; validate takes the folder a build wrote")
+            throw CommandFailure("\(directory): is a file; validate takes the folder a build wrote")
         }
         let report = await SiteValidator.validate(directory: url, baseURL: siteURL)
         guard report.filesChecked > 0 else {
-            throw failure("\(directory): is empty; nothing to validate")
+            throw CommandFailure("\(directory): is empty; nothing to validate")
         }
         switch format {
         case .text:

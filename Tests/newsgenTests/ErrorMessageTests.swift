@@ -80,3 +80,16 @@ extension CLITests {
         }
     }
 }
+
+extension CLITests {
+    @Test("every command that reads a site says the same one line for a --config that does not exist")
+    func missingConfigEverywhere() async throws {
+        let folder = try temporaryFolder()
+        for command in [["build"], ["serve", "--port", "1"], ["saved", "list"], ["sources"]] {
+            let run = try await newsgen(command + ["--config", "nope.json"], in: folder)
+            #expect(run.status == 1, "\(command): \(run.stderr)")
+            let lines = run.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].hasPrefix("newsgen: error: nope.json: not found ("), "\(command): \(run.stderr)")
+        }
+    }
+}
