@@ -18,7 +18,7 @@ struct SourcesCommand: AsyncParsableCommand {
     /// Optional here: without site.json, NewsAPI's defaults.
     @OptionGroup var site: SiteOptions
 
-    @Option(help: "The language of the sources, such as en or de (default: the site's language).")
+    @Option(help: "The language of the sources, such as en, de or pt-BR (NewsAPI is asked for its first part; default: the site's language).")
     var language: String?
 
     @Option(help: "Only sources of this category, such as technology or business.")
@@ -27,8 +27,8 @@ struct SourcesCommand: AsyncParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
-        if let language, language.range(of: #"^[A-Za-z]{2}(-[A-Za-z0-9]{1,8})*$"#, options: .regularExpression) == nil {
-            throw ValidationError("--language expects a two-letter language code, such as en.")
+        if let language, !LanguageTag.isWellFormed(language) {
+            throw ValidationError("--language expects a language tag, such as en or pt-BR.")
         }
     }
 

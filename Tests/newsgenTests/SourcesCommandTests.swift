@@ -69,6 +69,20 @@ extension CLITests {
         }
     }
 
+    @Test("sources --language takes a language tag (LanguageTag's rule): pt-BR asks NewsAPI for pt; e is a usage error")
+    func sourcesLanguageTag() async throws {
+        try await withSourcesServer { site, requests in
+            let brazil = try await newsgen(["sources", "--language", "pt-BR"], in: site, environment: ["NEWS_API_KEY": Self.key])
+            #expect(brazil.status == 0, "\(brazil.stderr)")
+            #expect(requests.all.last?.uri == "/v2/top-headlines/sources?language=pt")
+
+            let bad = try await newsgen(["sources", "--language", "e"], in: site, environment: ["NEWS_API_KEY": Self.key])
+            #expect(bad.status == 2)
+            #expect(bad.stderr.contains("--language expects a language tag, such as en or pt-BR."), "\(bad.stderr)")
+            #expect(requests.all.count == 1)
+        }
+    }
+
     @Test("sources: no key, a rejected key, or an unknown category is one line on stderr and exit 1")
     func sourcesErrors() async throws {
         try await withSourcesServer { site, requests in

@@ -141,7 +141,7 @@ extension SiteConfig {
             throw root.error("baseURL", "expected an absolute http(s) URL such as https://news.example.org/")
         }
         let language = try root.nonEmptyString("language") ?? "en"
-        guard language.range(of: #"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$"#, options: .regularExpression) != nil else {
+        guard LanguageTag.isWellFormed(language) else {
             throw root.error("language", "expected a language tag such as en or pt-BR")
         }
 

@@ -83,7 +83,7 @@ struct FetchStage: Sendable {
             let minutes = Int(now.timeIntervalSince(lastAttempt) / 60)
             if let error = state?.lastError {
                 if let (lastSuccess, articles) = await usableCache() {
-                    logger.warning("source \"\(source.id)\": \(error) (\(minutes) min ago; not retried within its refresh interval); showing \(articles.count) cached articles from \(DisplayDate.readable(lastSuccess))")
+                    logger.warning("source \"\(source.id)\": \(error) (\(minutes) min ago; not retried within its refresh interval); showing \(articles.count) cached articles from \(Dates.readable(lastSuccess))")
                     return make(.stale(lastSuccess: lastSuccess, error: error), articles: articles)
                 }
                 logger.warning("source \"\(source.id)\": \(error) (\(minutes) min ago; not retried within its refresh interval)")
@@ -127,7 +127,7 @@ struct FetchStage: Sendable {
             // The log line may name paths on this machine (error.description); the pages and the
             // cache get error.message, which does not.
             if let (lastSuccess, articles) = await usableCache() {
-                logger.warning("source \"\(source.id)\": \(error.description); showing \(articles.count) cached articles from \(DisplayDate.readable(lastSuccess))")
+                logger.warning("source \"\(source.id)\": \(error.description); showing \(articles.count) cached articles from \(Dates.readable(lastSuccess))")
                 return make(.stale(lastSuccess: lastSuccess, error: error.message), articles: articles)
             }
             logger.warning("source \"\(source.id)\": \(error.description)")
@@ -164,7 +164,7 @@ struct FetchStage: Sendable {
         if now.timeIntervalSince(lastSuccess) >= TimeInterval(maxCacheAgeDays) * 86_400 {
             return "offline, and it was last fetched \(days) day\(days == 1 ? "" : "s") ago, older than maxCacheAgeDays (\(maxCacheAgeDays))"
         }
-        return "offline, and its last fetch (\(DisplayDate.readable(lastSuccess))) left no articles in the cache"
+        return "offline, and its last fetch (\(Dates.readable(lastSuccess))) left no articles in the cache"
     }
 
     static func nominalFormat(_ source: SourceConfig) -> FeedFormat? {

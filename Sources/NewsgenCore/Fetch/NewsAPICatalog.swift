@@ -89,7 +89,7 @@ public struct NewsAPICatalog: Sendable {
             if let problem = writeCache(list) { logger.warning("NewsAPI sources list: \(problem)") }
             return list
         } catch {
-            let fallback = cached.map { "; showing the list from \(DisplayDate.readable($0.fetchedAt))" } ?? ""
+            let fallback = cached.map { "; showing the list from \(Dates.readable($0.fetchedAt))" } ?? ""
             logger.warning("NewsAPI sources list: \(error)\(fallback)")
             return cached
         }

@@ -83,7 +83,7 @@ struct NewsPayload: Sendable, Decodable {
                 link: url,
                 guid: id,
                 image: urlToImage,
-                published: publishedAt.flatMap(FeedDate.parse),
+                published: publishedAt.flatMap(Dates.parse),
                 categories: categories ? tags : []
             )
         }

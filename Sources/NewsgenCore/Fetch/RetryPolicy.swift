@@ -102,7 +102,7 @@ public struct RetryPolicy: Sendable {
             guard let seconds = Int(value.prefix(9)) else { return nil }
             return .seconds(seconds)
         }
-        guard let date = FeedDate.parse(value) else { return nil }
+        guard let date = Dates.parse(value) else { return nil }
         let seconds = date.timeIntervalSince(now)
         return seconds > 0 ? .milliseconds(Int64((seconds * 1000).rounded(.up))) : .zero
     }

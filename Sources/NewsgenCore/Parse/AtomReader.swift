@@ -29,7 +29,7 @@ enum AtomReader {
         item.author = authorName(entry, ns) ?? feedAuthor
         let date = entry.childText("published", in: ns) ?? entry.childText("issued", in: ns)
             ?? entry.childText("updated", in: ns) ?? entry.childText("modified", in: ns)
-        item.published = date.flatMap(FeedDate.parse)
+        item.published = date.flatMap(Dates.parse)
         item.categories = entry.children("category", in: ns).compactMap { $0.attribute("label") ?? $0.attribute("term") }
         item.image = entry.mediaImage ?? entry.children("link", in: ns).first {
             $0.attribute("rel") == "enclosure" && $0.attribute("type")?.lowercased().hasPrefix("image/") == true

@@ -35,7 +35,7 @@ enum JSONFeedReader {
         item.link = object["url"]?.string ?? object["external_url"]?.string
         item.guid = object["id"]?.scalarText
         item.author = authors(object) ?? feedAuthor
-        item.published = (object["date_published"]?.string ?? object["date_modified"]?.string).flatMap(FeedDate.parse)
+        item.published = (object["date_published"]?.string ?? object["date_modified"]?.string).flatMap(Dates.parse)
         item.categories = object["tags"]?.array?.compactMap(\.string) ?? []
         item.image = object["image"]?.string ?? object["banner_image"]?.string
         return item

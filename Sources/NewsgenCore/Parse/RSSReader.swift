@@ -46,7 +46,7 @@ enum RSSReader {
             ?? own(item, "author").map(authorName)
             ?? item.childText("author", in: Namespace.itunes)
         let date = own(item, "pubDate") ?? item.childText("date", in: Namespace.dublinCore)
-        entry.published = date.flatMap(FeedDate.parse)
+        entry.published = date.flatMap(Dates.parse)
         entry.categories = item.children
             .filter { ($0.name == "category" && ownNamespaces.contains($0.namespace)) || ($0.name == "subject" && $0.namespace == Namespace.dublinCore) }
             .map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }

@@ -53,7 +53,7 @@ enum RSSWriter {
         xml.element("language", context.language)
         // The newest article's date, not the build's, so that a feed whose articles did not
         // change is byte for byte the same and keeps its modification time.
-        xml.element("lastBuildDate", FeedDate.rfc822(list.entries.compactMap(\.article.published).max() ?? context.generated))
+        xml.element("lastBuildDate", Dates.rfc822(list.entries.compactMap(\.article.published).max() ?? context.generated))
         xml.element("generator", "newsgen \(NewsgenVersion.string)")
         xml.empty("atom:link", [
             "href": context.absolute(list.feedPath + ".rss"), "rel": "self", "type": FeedKind.rss.mediaType,
@@ -66,7 +66,7 @@ enum RSSWriter {
             let id = context.entryID(article)
             xml.element("guid", id, ["isPermaLink": article.url == id ? "true" : "false"])
             if !article.summary.isEmpty { xml.element("description", article.summary) }
-            xml.element("pubDate", article.published.map(FeedDate.rfc822))
+            xml.element("pubDate", article.published.map(Dates.rfc822))
             xml.element("dc:creator", article.author)
             for category in article.categories { xml.element("category", category) }
             if let image = article.imageURL { xml.empty("media:thumbnail", ["url": image]) }
@@ -86,7 +86,7 @@ enum AtomWriter {
         let selfURL = context.absolute(list.feedPath + ".atom")
         xml.element("id", selfURL)
         let newest = list.entries.compactMap(\.article.published).max() ?? context.generated
-        xml.element("updated", FeedDate.rfc3339(newest))
+        xml.element("updated", Dates.rfc3339(newest))
         xml.empty("link", ["rel": "self", "type": FeedKind.atom.mediaType, "href": selfURL])
         xml.empty("link", ["rel": "alternate", "type": "text/html", "href": context.absolute(list.pagePath)])
         xml.element("generator", "newsgen", ["version": NewsgenVersion.string])
@@ -100,8 +100,8 @@ enum AtomWriter {
             xml.element("title", article.title, ["type": "text"])
             xml.element("id", context.entryID(article))
             xml.empty("link", ["rel": "alternate", "type": "text/html", "href": article.url ?? entry.fallbackLink])
-            xml.element("updated", FeedDate.rfc3339(article.published ?? newest))
-            xml.element("published", article.published.map(FeedDate.rfc3339))
+            xml.element("updated", Dates.rfc3339(article.published ?? newest))
+            xml.element("published", article.published.map(Dates.rfc3339))
             if let author = article.author {
                 xml.open("author")
                 xml.element("name", author)
@@ -172,7 +172,7 @@ enum JSONFeedWriter {
                     content_text: article.summary.isEmpty ? article.title : article.summary,
                     summary: article.summary.isEmpty ? nil : article.summary,
                     image: article.imageURL,
-                    date_published: article.published.map(FeedDate.rfc3339),
+                    date_published: article.published.map(Dates.rfc3339),
                     authors: article.author.map { [Author(name: $0)] },
                     tags: article.categories.isEmpty ? nil : article.categories
                 )

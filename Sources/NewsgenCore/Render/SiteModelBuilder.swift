@@ -136,7 +136,7 @@ struct SiteModelBuilder {
         let selected = Self.selectedNewsAPISources(content.sources.map(\.config))
         let count = list.sources.filter { selected[$0.id] != nil }.count
         let language = Locale(identifier: "en").localizedString(forLanguageCode: list.language) ?? list.language
-        return "\(list.sources.count) \(language) sources, as NewsAPI listed them on \(DisplayDate.readable(list.fetchedAt)); "
+        return "\(list.sources.count) \(language) sources, as NewsAPI listed them on \(Dates.readable(list.fetchedAt)); "
             + "\(count) selected. To follow one, add { \"id\": \"…\", \"newsapi\": \"<its id>\" } to sources in site.json."
     }
 
@@ -162,7 +162,7 @@ struct SiteModelBuilder {
     func sourcePage(_ source: SourceReport, root: String) -> Page<ArticleListContent> {
         var empty: EmptyState?
         if case .unavailable(let since, let error) = source.status {
-            let when = since.map { " since \(DisplayDate.readable($0))" } ?? ""
+            let when = since.map { " since \(Dates.readable($0))" } ?? ""
             empty = EmptyState(title: "Unavailable", message: "This source has failed\(when): \(error). Nothing recent enough is cached to show.")
         } else if source.articles.isEmpty {
             empty = EmptyState(title: "No articles", message: "This source lists no articles right now.")
@@ -192,7 +192,7 @@ struct SiteModelBuilder {
         let saved = content.saved(kind)
         let rows = saved.map { item in
             var row = self.row(item.article, root: root)
-            row.savedAt = item.entry.savedAt.map { TimeModel(datetime: FeedDate.rfc3339($0), text: DisplayDate.day($0)) }
+            row.savedAt = item.entry.savedAt.map { TimeModel(datetime: Dates.rfc3339($0), text: Dates.readableDay($0)) }
             if !item.matched && item.article.sourceID.isEmpty {
                 row.note = "Not listed by any source now"
             }
@@ -267,9 +267,9 @@ struct SiteModelBuilder {
             var generated: String
             var articles: [Entry]
         }
-        let index = Index(generated: FeedDate.rfc3339(content.generated), articles: archive.map { article in
+        let index = Index(generated: Dates.rfc3339(content.generated), articles: archive.map { article in
             Entry(title: article.title, summary: article.summary, url: article.url, page: articlePath(article),
-                  source: sourcesByID[article.sourceID]?.name, published: article.published.map(FeedDate.rfc3339))
+                  source: sourcesByID[article.sourceID]?.name, published: article.published.map(Dates.rfc3339))
         })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -365,7 +365,7 @@ struct SiteModelBuilder {
     }
 
     private func time(_ date: Date) -> TimeModel {
-        TimeModel(datetime: FeedDate.rfc3339(date), text: DisplayDate.readable(date))
+        TimeModel(datetime: Dates.rfc3339(date), text: Dates.readable(date))
     }
 
     /// Rows of a front-page section (`inSection`) have `<h3>` headlines below the section's
@@ -418,11 +418,11 @@ struct SiteModelBuilder {
         switch source.status {
         case .fetched: ("ok", "Updated")
         case .notModified: ("ok", "Unchanged since the last fetch")
-        case .recent(let date): ("ok", "Updated \(DisplayDate.readable(date))")
-        case .offline(let date): ("ok", "From the cache, updated \(DisplayDate.readable(date))")
-        case .stale(let date, let error): ("stale", "Last updated \(DisplayDate.readable(date)) — source unreachable (\(error))")
+        case .recent(let date): ("ok", "Updated \(Dates.readable(date))")
+        case .offline(let date): ("ok", "From the cache, updated \(Dates.readable(date))")
+        case .stale(let date, let error): ("stale", "Last updated \(Dates.readable(date)) — source unreachable (\(error))")
         case .unavailable(let since, let error):
-            ("failed", "Unavailable\(since.map { " since \(DisplayDate.readable($0))" } ?? ""): \(error)")
+            ("failed", "Unavailable\(since.map { " since \(Dates.readable($0))" } ?? ""): \(error)")
         }
     }
 

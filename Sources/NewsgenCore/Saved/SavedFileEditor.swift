@@ -59,7 +59,7 @@ public struct SavedFileEditor: Sendable {
         }
         var entry = OrderedJSON.object([("url", .string(url))])
         if let title { entry.set("title", .string(title)) }
-        entry.set("savedAt", .string(FeedDate.rfc3339(date)))
+        entry.set("savedAt", .string(Dates.rfc3339(date)))
         entries.append(entry)
         setList(kind, entries)
         return .added

@@ -191,7 +191,7 @@ public enum SavedFile {
                 throw EntryProblem(message: "has neither a url nor an id")
             }
             if let raw = try string("savedAt").get() {
-                guard let date = FeedDate.parse(raw) else {
+                guard let date = Dates.parse(raw) else {
                     throw EntryProblem(message: "savedAt \(OrderedJSON.quoted(raw)) is not a date such as 2026-11-20T08:00:00Z")
                 }
                 entry.savedAt = date

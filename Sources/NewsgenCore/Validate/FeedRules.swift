@@ -38,7 +38,7 @@ struct FeedRules {
 
     private func checkRFC822(_ date: XMLElement, into problems: inout FileProblems) {
         let text = date.text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let problem = StrictDate.rfc822Problem(text) {
+        if let problem = Dates.rfc822Problem(text) {
             problems.add(.rssDate, "\(date.name) \"\(text)\" \(problem)", at: date)
         }
     }
@@ -73,7 +73,7 @@ struct FeedRules {
     private func checkAtomDates(_ element: XMLElement, into problems: inout FileProblems) {
         for date in element.children where date.namespace == Self.atomNamespace && (date.name == "updated" || date.name == "published") {
             let text = date.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            if let problem = StrictDate.rfc3339Problem(text, uppercaseOnly: true) {
+            if let problem = Dates.rfc3339Problem(text, uppercaseOnly: true) {
                 problems.add(.atomDate, "\(date.name) \"\(text)\" \(problem)", at: date)
             }
         }

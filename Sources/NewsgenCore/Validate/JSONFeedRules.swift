@@ -117,7 +117,7 @@ struct JSONFeedRules {
             if text.isEmpty || Text.containsASCIIWhitespace(text) { wrong("\"\(text)\"") }
         case .date:
             guard let text = value.string else { return wrong() }
-            if let problem = StrictDate.rfc3339Problem(text, uppercaseOnly: false) {
+            if let problem = Dates.rfc3339Problem(text, uppercaseOnly: false) {
                 problems.add(.jsonFeedType, "\(name) \"\(text)\" \(problem)", offset: value.offset)
             }
         case .bool:

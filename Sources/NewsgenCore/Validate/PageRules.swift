@@ -52,7 +52,7 @@ struct PageRules {
             problems.add(.htmlLang, "<html> has no lang attribute; say which language the page is in (lang=\"en\")", at: root)
             return
         }
-        if !Self.isLanguageTag(lang) {
+        if !LanguageTag.isWellFormed(lang) {
             problems.add(.htmlLang, "lang=\"\(lang)\" is not a language tag such as \"en\" or \"pt-BR\"", at: root)
         }
     }
@@ -134,12 +134,6 @@ struct PageRules {
         if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { prefix = prefix.dropFirst(3) }
         let text = String(decoding: prefix, as: UTF8.self).drop { $0.isWhitespace }
         return text.lowercased().hasPrefix("<!doctype html>")
-    }
-
-    static func isLanguageTag(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard let first = parts.first, (1...8).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
-        return parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
 
     private static func shortened(_ text: String) -> String {

@@ -37,6 +37,11 @@ struct SiteConfigTests {
         #expect(config.newsapi == NewsAPISettings.defaults)
     }
 
+    @Test("language takes any well-formed language tag (LanguageTag's rule)", arguments: ["en", "pt-BR", "zh-Hant-TW", "es-419"])
+    func languageTags(tag: String) throws {
+        #expect(try decode(#"{"sources": [], "language": "\#(tag)"}"#).language == tag)
+    }
+
     @Test("the contract's example decodes, with every source kind")
     func example() throws {
         let config = try decode("""
@@ -85,6 +90,7 @@ struct SiteConfigTests {
         (#"{"sources": [{"id": "n", "newsapi": {}}]}"#, "site.json: sources[0].newsapi: expected q (for everything), or country"),
         (#"{"sources": [], "saved": 5}"#, "site.json: saved: expected a path or an array of paths, found a number"),
         (#"{"sources": [], "language": "english!"}"#, "site.json: language: expected a language tag"),
+        (#"{"sources": [], "language": "e"}"#, "site.json: language: expected a language tag such as en or pt-BR"),
         (#"{"sources": [] "#, "site.json:1:16: expected ',' or '}' after an object member, found the end of the file"),
         (#"[]"#, "site.json: expected an object, found an array"),
     ])

@@ -157,7 +157,7 @@ struct AccessibilityTests {
                 count += 1
                 let time = try #require(saved.child("time"), "\(page.path): \(saved.text)")
                 #expect(saved.text.hasPrefix("Saved "))
-                #expect(time.attribute("datetime").flatMap(FeedDate.parse) != nil, "\(page.path): datetime=\(time.attribute("datetime") ?? "(none)")")
+                #expect(time.attribute("datetime").flatMap(Dates.parse) != nil, "\(page.path): datetime=\(time.attribute("datetime") ?? "(none)")")
             }
         }
         #expect(count >= 4, "Samples/saved.json has four entries with savedAt")

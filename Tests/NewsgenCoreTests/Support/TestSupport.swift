@@ -39,7 +39,7 @@ enum TestSupport {
     }
 
     static func date(_ text: String) -> Date {
-        guard let date = FeedDate.parse(text) else { fatalError("bad test date \(text)") }
+        guard let date = Dates.parse(text) else { fatalError("bad test date \(text)") }
         return date
     }
 }

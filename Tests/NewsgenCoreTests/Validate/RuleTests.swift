@@ -50,6 +50,8 @@ struct RuleTests {
                  message: "<html> has no lang attribute", at: "<html"),
         RuleCase(rule: .htmlLang, file: "index.html", replace: #"lang="en""#, with: #"lang="en_GB""#,
                  message: #"lang="en_GB" is not a language tag"#, at: "<html"),
+        RuleCase(rule: .htmlLang, file: "index.html", replace: #"lang="en""#, with: #"lang="x""#,
+                 message: #"lang="x" is not a language tag"#, at: "<html"),
         RuleCase(rule: .htmlOneH1, file: "index.html", replace: "<h1>Headlines</h1>", with: "<h2>Headlines</h2>",
                  message: "the page has no <h1>", at: "<body>"),
         RuleCase(rule: .htmlOneH1, file: "index.html", replace: #"<h2 id="world-title"><a href="sources/meridian/">World</a></h2>"#,
