@@ -16,22 +16,8 @@ struct FetchStage: Sendable {
 
     func run() async -> [SourceReport] {
         let skipped = SkippedSources()
-        let reports = await withTaskGroup(of: (Int, SourceReport).self) { group in
-            var next = 0
-            var reports = [SourceReport?](repeating: nil, count: config.sources.count)
-            func startNext() {
-                guard next < config.sources.count else { return }
-                let index = next
-                let source = config.sources[index]
-                group.addTask { (index, await self.report(for: source, skipped: skipped)) }
-                next += 1
-            }
-            for _ in 0..<min(concurrency, config.sources.count) { startNext() }
-            for await (index, report) in group {
-                reports[index] = report
-                startNext()
-            }
-            return reports.compactMap { $0 }
+        let reports = await Parallel.map(config.sources, maxConcurrent: concurrency) { source in
+            await report(for: source, skipped: skipped)
         }
         for line in skipped.warnings(order: config.sources.map(\.id)) { logger.warning("\(line)") }
         return reports
