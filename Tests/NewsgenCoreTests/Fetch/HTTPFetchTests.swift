@@ -33,7 +33,7 @@ struct HTTPFetchTests {
     }
 
     func fetch(_ url: URL, etag: String? = nil, fetcher: HTTPFetcher) async throws(SourceError) -> FetchOutcome {
-        try await FeedProvider(http: fetcher, articlesPerSource: 10).fetch(FetchRequest(source: source(url), etag: etag))
+        try await FeedProvider(http: fetcher, articlesPerSource: 10, retry: .none).fetch(FetchRequest(source: source(url), etag: etag))
     }
 
     @Test("a feed over http, with newsgen's User-Agent")
