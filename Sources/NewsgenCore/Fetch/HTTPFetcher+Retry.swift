@@ -11,7 +11,7 @@ extension HTTPFetcher {
     ///
     /// A conditional GET when `etag` or `lastModified` is given (the validators of the last
     /// success). Retried under `policy`: on transport failures other than an oversized body or
-    /// a redirect loop, and on the answers `retryWhen` accepts (by default 429 and 5xx), waiting
+    /// a redirect loop or a damaged encoding, and on the answers `retryWhen` accepts (by default 429 and 5xx), waiting
     /// at least what `Retry-After` asks. Each retry is logged at debug level as
     /// `<subject>: HTTP 503 from <host>; retrying in 1 s (attempt 2 of 3)`.
     /// Returns the last outcome and the attempts made.
@@ -37,7 +37,7 @@ extension HTTPFetcher {
                 return .retry(after: RetryPolicy.retryAfter(response.header("Retry-After"), now: policy.now()))
             case .failure(.timedOut), .failure(.connection):
                 return .retry(after: nil)
-            case .failure(.tooLarge), .failure(.tooManyRedirects):
+            case .failure(.tooLarge), .failure(.tooManyRedirects), .failure(.badEncoding):
                 return .done
             }
         } willRetry: { result, delay, next in

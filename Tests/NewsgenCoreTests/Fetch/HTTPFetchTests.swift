@@ -160,4 +160,35 @@ struct HTTPFetchTests {
             }
         }
     }
+
+    @Test("a body's gzip encoding is checked: a bomb is too large, a damaged stream says so", arguments: ["bomb", "garbage", "truncated"])
+    func badEncoding(path: String) async throws {
+        let bomb = try TestSupport.fixture("zeros-16MiB.gz")
+        let truncated = gzippedFeed.prefix(gzippedFeed.count / 2)
+        try await withTestServer({ router in
+            let gzip: HTTPFields = [.contentType: "application/rss+xml", .contentEncoding: "gzip"]
+            router.get("bomb") { _, _ in Response.body(bomb, headers: gzip) }
+            router.get("garbage") { _, _ in Response.body(Data("this is not gzip at all, only plain text".utf8), headers: gzip) }
+            router.get("truncated") { _, _ in Response.body(Data(truncated), headers: gzip) }
+        }) { base in
+            try await withFetcher(maximumBytes: 1_048_576) { fetcher in
+                let expected = [
+                    "bomb": "the response is larger than 1 MiB",
+                    "garbage": "the response's gzip or deflate encoding is damaged",
+                    "truncated": "the response's gzip or deflate encoding is damaged",
+                ][path] ?? ""
+                do throws(HTTPFetchError) {
+                    let response = try await fetcher.get(base.appendingPathComponent(path))
+                    Issue.record("expected an error, got HTTP \(response.status) with \(response.body.count) bytes")
+                } catch {
+                    #expect(error.description == expected)
+                }
+                await #expect {
+                    try await fetch(base.appendingPathComponent(path), fetcher: fetcher)
+                } throws: { error in
+                    (error as? SourceError)?.message == expected
+                }
+            }
+        }
+    }
 }
