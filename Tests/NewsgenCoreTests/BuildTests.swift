@@ -20,7 +20,7 @@ struct BuildTests {
         let build = Build(
             config: config, options: .init(offline: offline),
             providers: [
-                FeedProvider(http: http, articlesPerSource: config.articlesPerSource),
+                FeedProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .none),
                 JSONNewsProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .none),
             ],
             store: MemoryStore(), now: { now }, logger: logger

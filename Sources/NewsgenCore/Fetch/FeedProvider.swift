@@ -1,19 +1,23 @@
 import Foundation
+import Logging
 
 /// Reads RSS, Atom and JSON Feed sources, from http(s) (conditional GET) or from local files.
 public struct FeedProvider: SourceProvider {
     let http: HTTPFetcher?
     let articlesPerSource: Int
     let maximumBytes: Int
-    /// Retries of 429, 5xx and connection failures; none unless asked (`newsgen build` asks).
+    /// Retries of 429, 5xx and connection failures.
     let retry: RetryPolicy
+    /// Where retries are logged (debug).
+    let logger: Logger
 
     /// `http` is `nil` when the build may make no request (`--offline`).
-    public init(http: HTTPFetcher?, articlesPerSource: Int, maximumBytes: Int = 10 * 1_048_576, retry: RetryPolicy = .none) {
+    public init(http: HTTPFetcher?, articlesPerSource: Int, maximumBytes: Int = 10 * 1_048_576, retry: RetryPolicy = .standard, logger: Logger = .silent) {
         self.http = http
         self.articlesPerSource = articlesPerSource
         self.maximumBytes = maximumBytes
         self.retry = retry
+        self.logger = logger
     }
 
     public func handles(_ source: SourceConfig) -> Bool {
@@ -31,10 +35,9 @@ public struct FeedProvider: SourceProvider {
             return .fetched(try parse(data, name: url.path, base: nil, source: request.source))
         case .remote(let url):
             guard let http else { throw SourceError("not fetched: offline") }
-            var headers: [(String, String)] = [("Accept", "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5")]
-            if let etag = request.etag { headers.append(("If-None-Match", etag)) }
-            if let lastModified = request.lastModified { headers.append(("If-Modified-Since", lastModified)) }
-            let (result, attempts) = await http.get(url, headers: headers, retrying: retry)
+            let accept = "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5"
+            let (result, attempts) = await http.get(url, headers: [("Accept", accept)], etag: request.etag, lastModified: request.lastModified,
+                                                    retrying: retry, subject: "source \"\(request.source.id)\"", logger: logger)
             let tries = attempts > 1 ? " (\(attempts) attempts)" : ""
             let response: HTTPResponse
             switch result {

@@ -16,22 +16,8 @@ struct FetchStage: Sendable {
 
     func run() async -> [SourceReport] {
         let skipped = SkippedSources()
-        let reports = await withTaskGroup(of: (Int, SourceReport).self) { group in
-            var next = 0
-            var reports = [SourceReport?](repeating: nil, count: config.sources.count)
-            func startNext() {
-                guard next < config.sources.count else { return }
-                let index = next
-                let source = config.sources[index]
-                group.addTask { (index, await self.report(for: source, skipped: skipped)) }
-                next += 1
-            }
-            for _ in 0..<min(concurrency, config.sources.count) { startNext() }
-            for await (index, report) in group {
-                reports[index] = report
-                startNext()
-            }
-            return reports.compactMap { $0 }
+        let reports = await Parallel.map(config.sources, maxConcurrent: concurrency) { source in
+            await report(for: source, skipped: skipped)
         }
         for line in skipped.warnings(order: config.sources.map(\.id)) { logger.warning("\(line)") }
         return reports
@@ -39,7 +25,9 @@ struct FetchStage: Sendable {
 
     private func report(for source: SourceConfig, skipped: SkippedSources) async -> SourceReport {
         let state = await storeCall(source) { try await store.state(of: source.id) } ?? nil
-        let maximumAge = TimeInterval(config.maxCacheAgeDays) * 86_400
+        let options = FetchDecision.Options(config: config, offline: offline, refresh: refresh)
+        let handler = providers.first(where: { $0.handles(source) })
+        let provider: FetchDecision.Provider = if let handler { handler.unavailable.map { .unavailable($0) } ?? .ready } else { .missing }
 
         func make(_ status: SourceReport.Status, articles: [Article], content: SourceContent? = nil) -> SourceReport {
             SourceReport(
@@ -55,64 +43,56 @@ struct FetchStage: Sendable {
             await storeCall(source) { try await store.articles(of: source.id) } ?? []
         }
 
-        /// The cache may stand in for a source whose last success is younger than maxCacheAgeDays.
-        func usableCache() async -> (Date, [Article])? {
-            guard let lastSuccess = state?.lastSuccess, now.timeIntervalSince(lastSuccess) < maximumAge else { return nil }
-            let articles = await cached()
-            return articles.isEmpty ? nil : (lastSuccess, articles)
-        }
-
-        if offline && !source.isLocal {
-            if let (lastSuccess, articles) = await usableCache() {
-                return make(.offline(lastSuccess: lastSuccess), articles: articles)
-            }
-            // Without its provider (no NewsAPI key), the one line for all its sources says why.
-            if let skip = providers.first(where: { $0.handles(source) })?.unavailable {
-                skipped.add(source.id, skip)
-                return make(.unavailable(since: state?.failingSince ?? state?.lastSuccess, error: skip.reason), articles: [])
-            }
-            let reason = Self.offlineReason(state: state, now: now, maxCacheAgeDays: config.maxCacheAgeDays)
-            logger.warning("source \"\(source.id)\": \(reason)")
-            return make(.unavailable(since: state?.failingSince ?? state?.lastSuccess, error: reason), articles: [])
-        }
-
-        // A minimum interval between requests, counted from the last attempt: within it, the
-        // source is shown as that attempt left it, without a new request.
-        if !refresh && !source.isLocal, let lastAttempt = state?.lastAttempt,
-           now.timeIntervalSince(lastAttempt) < TimeInterval(refreshMinutes(source) * 60) {
-            let minutes = Int(now.timeIntervalSince(lastAttempt) / 60)
-            if let error = state?.lastError {
-                if let (lastSuccess, articles) = await usableCache() {
-                    logger.warning("source \"\(source.id)\": \(error) (\(minutes) min ago; not retried within its refresh interval); showing \(articles.count) cached articles from \(Dates.readable(lastSuccess))")
-                    return make(.stale(lastSuccess: lastSuccess, error: error), articles: articles)
-                }
-                logger.warning("source \"\(source.id)\": \(error) (\(minutes) min ago; not retried within its refresh interval)")
-                return make(.unavailable(since: state?.failingSince ?? lastAttempt, error: error), articles: [])
-            }
-            if let lastSuccess = state?.lastSuccess {
+        /// Carries out a decision that needs no request.
+        func show(_ decision: FetchDecision) async -> SourceReport {
+            switch decision {
+            case .fetch:
+                // Only when no provider handles the source, which `decide` reports itself.
+                return unavailable(FetchDecision.Unavailable(since: nil, error: FetchDecision.missingProviderReason(source), cause: .warning))
+            case .recent(let lastSuccess, let minutes):
                 logger.debug("source \"\(source.id)\": fetched \(minutes) min ago, within its refresh interval")
                 return make(.recent(lastSuccess: lastSuccess), articles: await cached())
+            case .cached(let lastSuccess, let reason, let otherwise):
+                let articles = await cached()
+                guard !articles.isEmpty else { return unavailable(otherwise) }
+                switch reason {
+                case .offline:
+                    return make(.offline(lastSuccess: lastSuccess), articles: articles)
+                case .notRetried(let error, let minutes):
+                    logger.warning("source \"\(source.id)\": \(error) (\(minutes) min ago; not retried within its refresh interval); showing \(articles.count) cached articles from \(Dates.readable(lastSuccess))")
+                    return make(.stale(lastSuccess: lastSuccess, error: error), articles: articles)
+                case .skipped(let skip):
+                    skipped.add(source.id, skip)
+                    return make(.stale(lastSuccess: lastSuccess, error: skip.reason), articles: articles)
+                case .failed(let error):
+                    // The log line may name paths on this machine (error.description); the pages and the
+                    // cache get error.message, which does not.
+                    logger.warning("source \"\(source.id)\": \(error.description); showing \(articles.count) cached articles from \(Dates.readable(lastSuccess))")
+                    return make(.stale(lastSuccess: lastSuccess, error: error.message), articles: articles)
+                }
+            case .unavailable(let reason):
+                return unavailable(reason)
             }
         }
 
-        guard let provider = providers.first(where: { $0.handles(source) }) else {
-            let reason = Self.missingProviderReason(source)
-            logger.warning("source \"\(source.id)\": \(reason)")
-            return make(.unavailable(since: nil, error: reason), articles: [])
-        }
-
-        // Not attempted, so not a failure of the source: the store is left as it is, and
-        // one warning covers all the provider's sources.
-        if let skip = provider.unavailable {
-            skipped.add(source.id, skip)
-            if let (lastSuccess, articles) = await usableCache() {
-                return make(.stale(lastSuccess: lastSuccess, error: skip.reason), articles: articles)
+        func unavailable(_ reason: FetchDecision.Unavailable) -> SourceReport {
+            switch reason.cause {
+            case .warning:
+                logger.warning("source \"\(source.id)\": \(reason.error)")
+            case .notRetried(let minutes):
+                logger.warning("source \"\(source.id)\": \(reason.error) (\(minutes) min ago; not retried within its refresh interval)")
+            case .skipped(let skip):
+                skipped.add(source.id, skip)
+            case .failed(let error):
+                logger.warning("source \"\(source.id)\": \(error.description)")
             }
-            return make(.unavailable(since: nil, error: skip.reason), articles: [])
+            return make(.unavailable(since: reason.since, error: reason.error), articles: [])
         }
 
+        let decision = FetchDecision.decide(source: source, state: state, now: now, options: options, provider: provider)
+        guard case .fetch(let etag, let lastModified) = decision, let handler else { return await show(decision) }
         do {
-            let outcome = try await provider.fetch(FetchRequest(source: source, etag: state?.etag, lastModified: state?.lastModified))
+            let outcome = try await handler.fetch(FetchRequest(source: source, etag: etag, lastModified: lastModified))
             switch outcome {
             case .fetched(let content):
                 _ = await storeCall(source) { try await store.recordSuccess(of: source.id, content: content, at: now) }
@@ -124,21 +104,8 @@ struct FetchStage: Sendable {
             }
         } catch {
             _ = await storeCall(source) { try await store.recordFailure(of: source.id, error: error, at: now) }
-            // The log line may name paths on this machine (error.description); the pages and the
-            // cache get error.message, which does not.
-            if let (lastSuccess, articles) = await usableCache() {
-                logger.warning("source \"\(source.id)\": \(error.description); showing \(articles.count) cached articles from \(Dates.readable(lastSuccess))")
-                return make(.stale(lastSuccess: lastSuccess, error: error.message), articles: articles)
-            }
-            logger.warning("source \"\(source.id)\": \(error.description)")
-            return make(.unavailable(since: state?.failingSince ?? now, error: error.message), articles: [])
+            return await show(FetchDecision.afterFailure(error, state: state, now: now, options: options))
         }
-    }
-
-    private func refreshMinutes(_ source: SourceConfig) -> Int {
-        if let minutes = source.refreshMinutes { return minutes }
-        if case .newsapi = source.kind { return config.newsapi.refreshMinutes }
-        return config.refreshMinutes
     }
 
     /// Runs a store operation; a failing cache never sinks the build, but it is reported.
@@ -172,14 +139,6 @@ struct FetchStage: Sendable {
         case .newsapi: .newsAPI
         case .json: .newsJSON
         case .feed: nil
-        }
-    }
-
-    static func missingProviderReason(_ source: SourceConfig) -> String {
-        switch source.kind {
-        case .newsapi: "NewsAPI sources are not supported by this build of newsgen"
-        case .json: "JSON news API sources are not supported by this build of newsgen"
-        case .feed: "no provider reads feed sources"
         }
     }
 }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 
 /// newsgen's version, as sent in the User-Agent and written into generated files.
 public enum NewsgenVersion {
@@ -25,6 +26,8 @@ public enum HTTPFetchError: Error, Sendable, CustomStringConvertible {
     case timedOut(seconds: Int)
     case tooLarge(limit: Int)
     case tooManyRedirects
+    /// The body is not the gzip or deflate stream its Content-Encoding says.
+    case badEncoding
     case connection(String)
 
     public var description: String {
@@ -32,6 +35,7 @@ public enum HTTPFetchError: Error, Sendable, CustomStringConvertible {
         case .timedOut(let seconds): "no complete answer within \(seconds) s"
         case .tooLarge(let limit): "the response is larger than \(limit / 1_048_576) MiB"
         case .tooManyRedirects: "too many redirects"
+        case .badEncoding: "the response's gzip or deflate encoding is damaged"
         case .connection(let detail): detail
         }
     }
@@ -93,22 +97,26 @@ public struct HTTPFetcher: Sendable {
         }
     }
 
+    /// What went wrong, by the error's type. The decompressor's limit is the body's size limit
+    /// (`makeClient` sets both), so a gzip bomb is "too large", like a plain body over the limit.
     private static func classify(_ error: any Error, seconds: Int, limit: Int) -> HTTPFetchError {
-        if let error = error as? HTTPClientError {
+        switch error {
+        case let error as HTTPClientError:
             switch error {
-            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return .timedOut(seconds: seconds)
-            case .redirectLimitReached, .redirectCycleDetected: return .tooManyRedirects
-            default: break
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: .timedOut(seconds: seconds)
+            case .redirectLimitReached, .redirectCycleDetected: .tooManyRedirects
+            default: .connection(String(describing: error))
             }
+        case is NIOTooManyBytesError:
+            .tooLarge(limit: limit)
+        case let error as NIOHTTPDecompression.DecompressionError:
+            error == .limit ? .tooLarge(limit: limit) : .badEncoding
+        case is NIOHTTPDecompression.ExtraDecompressionError:
+            .badEncoding
+        case let error as IOError:
+            .connection(String(cString: strerror(error.errnoCode)).lowercased())
+        default:
+            .connection(String(describing: error))
         }
-        if error is NIOTooManyBytesError { return .tooLarge(limit: limit) }
-        if String(describing: error).localizedCaseInsensitiveContains("decompression") { return .tooLarge(limit: limit) }
-        if let error = error as? IOError {
-            return .connection(String(cString: strerror(error.errnoCode)).lowercased())
-        }
-        if let error = error as? HTTPClientError {
-            return .connection(String(describing: error))
-        }
-        return .connection(String(describing: error))
     }
 }

@@ -45,12 +45,8 @@ public struct JSONNewsProvider: SourceProvider {
         case .remote(let url):
             guard let http else { throw SourceError("not fetched: offline") }
             let host = url.host ?? url.absoluteString
-            var headers = [("Accept", "application/json")]
-            if let etag = request.etag { headers.append(("If-None-Match", etag)) }
-            if let lastModified = request.lastModified { headers.append(("If-Modified-Since", lastModified)) }
-            let (result, attempts) = await http.get(url, headers: headers, retrying: retry, willRetry: { what, delay, next in
-                logger.debug("source \"\(request.source.id)\": \(what) from \(host); retrying in \(delay.secondsText) (attempt \(next) of \(retry.attempts))")
-            })
+            let (result, attempts) = await http.get(url, headers: [("Accept", "application/json")], etag: request.etag, lastModified: request.lastModified,
+                                                    retrying: retry, subject: "source \"\(request.source.id)\"", logger: logger)
             let tries = attempts > 1 ? " (\(attempts) attempts)" : ""
             let response: HTTPResponse
             switch result {

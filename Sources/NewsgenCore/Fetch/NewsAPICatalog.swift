@@ -53,6 +53,8 @@ public struct NewsAPICatalog: Sendable {
     /// The cache file; `nil` for none.
     public var file: URL?
     public var maximumAge: TimeInterval = 86_400
+    /// Where `sources(language:now:)` warns (a cache file it cannot write).
+    let logger: Logger
 
     /// - Parameters:
     ///   - http: `nil` when no request may be made; it should not follow redirects.
@@ -69,6 +71,7 @@ public struct NewsAPICatalog: Sendable {
         enabledForBuild = key != nil && config.sources.contains { if case .newsapi = $0.kind { true } else { false } }
         language = NewsAPIProvider.newsAPILanguage(config.language)
         self.file = file ?? Self.defaultFile(for: config)
+        self.logger = logger
     }
 
     /// `<cache folder>/newsapi-sources.json`
@@ -96,7 +99,8 @@ public struct NewsAPICatalog: Sendable {
     }
 
     /// The list for `newsgen sources`: from the cache when it is younger than a day and in
-    /// the site's language, else fetched (and cached, for the site's language).
+    /// the site's language, else fetched (and cached, for the site's language; a cache that
+    /// cannot be written is a warning, the list is returned all the same).
     public func sources(language requested: String? = nil, now: Date) async throws(SourceError) -> NewsAPISourceList {
         let language = requested.map(NewsAPIProvider.newsAPILanguage) ?? self.language
         let isSiteLanguage = language == self.language
@@ -104,7 +108,7 @@ public struct NewsAPICatalog: Sendable {
             return cached
         }
         let list = try await fetch(language: language, now: now)
-        if isSiteLanguage { _ = writeCache(list) }
+        if isSiteLanguage, let problem = writeCache(list) { logger.warning("NewsAPI sources list: \(problem)") }
         return list
     }
 

@@ -108,9 +108,7 @@ public struct NewsAPIClient: Sendable {
         let (result, attempts) = await http.get(url, headers: headers, retrying: retry, retryWhen: { response in
             // An exhausted daily quota does not come back within a build's patience.
             HTTPFetcher.isTransient(response) && Self.errorCode(in: response.body) != "apiKeyExhausted"
-        }, willRetry: { what, delay, next in
-            logger.debug("\(subject): \(what) from \(host); retrying in \(delay.secondsText) (attempt \(next) of \(retry.attempts))")
-        })
+        }, subject: subject, logger: logger)
         let tries = attempts > 1 ? " (\(attempts) attempts)" : ""
         let response: HTTPResponse
         switch result {

@@ -1,19 +1,25 @@
 import Foundation
 
-/// Work spread over every core. Items are handed out one at a time from a shared queue, so a
-/// core that drew cheap items takes more of them (contiguous chunks left one core with all the
-/// heavy pages).
+/// The one bounded-parallel map: rendering, validation, publishing and fetching all go through it.
 enum Parallel {
-    /// `transform` applied to every item, results in the items' order.
-    static func map<T: Sendable, R: Sendable>(_ items: [T], _ transform: @escaping @Sendable (T) -> R) async -> [R] {
+    /// `transform` applied to every item, at most `maxConcurrent` at a time (every core by
+    /// default), results in the items' order.
+    ///
+    /// Items are handed out one at a time, in order, to whichever of the `maxConcurrent` workers
+    /// is free, so a worker that drew cheap items takes more of them (contiguous chunks left one
+    /// core with all the heavy pages). Put the costliest items first for the shortest run.
+    static func map<T: Sendable, R: Sendable>(
+        _ items: [T], maxConcurrent: Int = ProcessInfo.processInfo.activeProcessorCount,
+        _ transform: @escaping @Sendable (T) async -> R
+    ) async -> [R] {
         let queue = WorkQueue(count: items.count)
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, items.count))
+        let workers = max(1, min(maxConcurrent, items.count))
         let parts = await withTaskGroup(of: [(Int, R)].self) { group in
             for _ in 0..<workers {
                 group.addTask {
                     var done: [(Int, R)] = []
                     while let index = queue.next() {
-                        done.append((index, transform(items[index])))
+                        done.append((index, await transform(items[index])))
                     }
                     return done
                 }
@@ -28,7 +34,7 @@ enum Parallel {
 }
 
 /// Hands out the indices 0..<count, each once, to whichever worker asks next.
-final class WorkQueue: @unchecked Sendable {
+private final class WorkQueue: @unchecked Sendable {
     private let lock = NSLock()
     private let count: Int
     private var nextIndex = 0

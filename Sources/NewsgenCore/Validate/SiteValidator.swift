@@ -55,23 +55,9 @@ public enum SiteValidator {
         let context = Context(root: root, site: SiteFiles(files: paths), baseURL: baseURL)
         // Largest first, so that one big page does not finish last on a single core.
         let order = files.indices.sorted { files[$0].size > files[$1].size }
-        let queue = WorkQueue(count: paths.count)
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, paths.count))
-        let problems = await withTaskGroup(of: [ValidationProblem].self) { group in
-            for _ in 0..<workers {
-                group.addTask {
-                    var found: [ValidationProblem] = []
-                    while let next = queue.next() {
-                        let path = paths[order[next]]
-                        found += check(root.appendingPathComponent(path), path: path, context: context)
-                    }
-                    return found
-                }
-            }
-            var all: [ValidationProblem] = []
-            for await found in group { all += found }
-            return all
-        }
+        let problems = await Parallel.map(order) { index in
+            check(root.appendingPathComponent(paths[index]), path: paths[index], context: context)
+        }.flatMap { $0 }
         return ValidationReport(
             filesChecked: paths.count,
             problems: problems.sorted {

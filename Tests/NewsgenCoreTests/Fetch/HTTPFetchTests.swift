@@ -33,7 +33,7 @@ struct HTTPFetchTests {
     }
 
     func fetch(_ url: URL, etag: String? = nil, fetcher: HTTPFetcher) async throws(SourceError) -> FetchOutcome {
-        try await FeedProvider(http: fetcher, articlesPerSource: 10).fetch(FetchRequest(source: source(url), etag: etag))
+        try await FeedProvider(http: fetcher, articlesPerSource: 10, retry: .none).fetch(FetchRequest(source: source(url), etag: etag))
     }
 
     @Test("a feed over http, with newsgen's User-Agent")
@@ -157,6 +157,37 @@ struct HTTPFetchTests {
         try await withFetcher(timeout: .seconds(2)) { fetcher in
             await #expect(throws: SourceError.self) {
                 try await fetch(URL(string: "http://127.0.0.1:9/feed.xml")!, fetcher: fetcher)
+            }
+        }
+    }
+
+    @Test("a body's gzip encoding is checked: a bomb is too large, a damaged stream says so", arguments: ["bomb", "garbage", "truncated"])
+    func badEncoding(path: String) async throws {
+        let bomb = try TestSupport.fixture("zeros-16MiB.gz")
+        let truncated = gzippedFeed.prefix(gzippedFeed.count / 2)
+        try await withTestServer({ router in
+            let gzip: HTTPFields = [.contentType: "application/rss+xml", .contentEncoding: "gzip"]
+            router.get("bomb") { _, _ in Response.body(bomb, headers: gzip) }
+            router.get("garbage") { _, _ in Response.body(Data("this is not gzip at all, only plain text".utf8), headers: gzip) }
+            router.get("truncated") { _, _ in Response.body(Data(truncated), headers: gzip) }
+        }) { base in
+            try await withFetcher(maximumBytes: 1_048_576) { fetcher in
+                let expected = [
+                    "bomb": "the response is larger than 1 MiB",
+                    "garbage": "the response's gzip or deflate encoding is damaged",
+                    "truncated": "the response's gzip or deflate encoding is damaged",
+                ][path] ?? ""
+                do throws(HTTPFetchError) {
+                    let response = try await fetcher.get(base.appendingPathComponent(path))
+                    Issue.record("expected an error, got HTTP \(response.status) with \(response.body.count) bytes")
+                } catch {
+                    #expect(error.description == expected)
+                }
+                await #expect {
+                    try await fetch(base.appendingPathComponent(path), fetcher: fetcher)
+                } throws: { error in
+                    (error as? SourceError)?.message == expected
+                }
             }
         }
     }

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Hummingbird
 import Testing
@@ -106,5 +107,58 @@ struct RetryPolicyTests {
             }
         }
         #expect(sleeps.all == [.milliseconds(10), .milliseconds(20)])
+    }
+
+    @Test("every HTTP source retries by the same default: three attempts, 1 s and 2 s apart")
+    func oneDefault() throws {
+        let config = try NewsAPITestSupport.config(server: URL(string: "http://127.0.0.1:9")!, sources: [])
+        let client = HTTPFetcher(client: HTTPClient.shared)
+        let policies = [
+            FeedProvider(http: nil, articlesPerSource: 10).retry,
+            JSONNewsProvider(http: nil, articlesPerSource: 10).retry,
+            NewsAPIClient(baseURL: config.newsapi.baseURL, key: try #require(APIKey(environment: ["K": "k"], variable: "K")), keyVariable: "K", http: client).retry,
+        ]
+        for policy in policies {
+            #expect(policy.attempts == 3)
+            #expect(policy.baseDelay == .seconds(1))
+            #expect(policy.budget == RetryPolicy.standard.budget)
+        }
+    }
+
+    @Test("every HTTP source logs its retries alike: what failed, where, the wait, the attempt", arguments: ["feed", "json", "newsapi"])
+    func retriesLogged(kind: String) async throws {
+        let log = RequestLog()
+        let feed = try TestSupport.fixture("world.xml")
+        let headlines = try NewsAPITestSupport.fixture("top-headlines.json")
+        let news = Data(#"{"status": "ok", "news": []}"#.utf8)
+        try await withTestServer({ router in
+            for (path, body) in [("feed.xml", feed), ("news", news), ("v2/top-headlines", headlines)] {
+                router.get(RouterPath(path)) { request, _ in
+                    log.record(request)
+                    return log.all.filter { $0.path == request.uri.path }.count == 1 ? Response(status: .serviceUnavailable) : Response.body(body)
+                }
+            }
+        }) { server in
+            let (logger, recorder) = TestSupport.recordingLogger()
+            let sleeps = SleepLog()
+            let retry = RetryPolicy.fast(sleeps: sleeps)
+            let config = try NewsAPITestSupport.config(server: server, sources: [])
+            let source = switch kind {
+            case "feed": SourceConfig(id: "world", kind: .feed(.remote(server.appendingPathComponent("feed.xml"))))
+            case "json": SourceConfig(id: "world", kind: .json(.remote(server.appendingPathComponent("news"))))
+            default: SourceConfig(id: "world", kind: .newsapi(.topHeadlines(["country": "us"])))
+            }
+            try await withHTTPFetcher(followRedirects: kind != "newsapi") { fetcher in
+                let provider: any SourceProvider = switch kind {
+                case "feed": FeedProvider(http: fetcher, articlesPerSource: 10, retry: retry, logger: logger)
+                case "json": JSONNewsProvider(http: fetcher, articlesPerSource: 10, retry: retry, logger: logger)
+                default: NewsAPIProvider(config: config, http: fetcher, environment: NewsAPITestSupport.environment, retry: retry, logger: logger)
+                }
+                _ = try await provider.fetch(FetchRequest(source: source))
+            }
+            #expect(log.count == 2)
+            #expect(sleeps.all == [.milliseconds(10)])
+            #expect(recorder.all == ["source \"world\": HTTP 503 from 127.0.0.1; retrying in 0.0 s (attempt 2 of 3)"])
+        }
     }
 }

@@ -73,7 +73,7 @@ struct CacheTests {
         defer { Task { try? await client.shutdown() } }
         let http = offline ? nil : HTTPFetcher(client: client, timeout: .seconds(5))
         let build = Build(config: config, options: .init(offline: offline, refresh: refresh),
-                          providers: [FeedProvider(http: http, articlesPerSource: config.articlesPerSource)],
+                          providers: [FeedProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .none)],
                           store: store, now: { date }, logger: logger)
         return (try await build.run(), recorder)
     }
