@@ -76,7 +76,7 @@ struct BuildRunner: Sendable {
             config: config,
             options: .init(offline: offline, refresh: refresh),
             providers: [
-                FeedProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .standard),
+                FeedProvider(http: http, articlesPerSource: config.articlesPerSource, logger: logger),
                 NewsAPIProvider(config: config, http: keyHTTP, logger: logger),
                 JSONNewsProvider(http: http, articlesPerSource: config.articlesPerSource, logger: logger),
             ],
