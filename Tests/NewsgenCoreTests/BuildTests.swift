@@ -94,28 +94,15 @@ struct BuildTests {
         let output = try TestSupport.temporaryFolder().appendingPathComponent("public")
         let config = try sampleConfig(output: output)
         _ = try await build(config)
-        let before = try fileBytes(output)
+        let before = try TestSupport.fileBytes(below: output)
         let (later, _) = try await build(config, at: Self.now.addingTimeInterval(60))
-        let after = try fileBytes(output)
+        let after = try TestSupport.fileBytes(below: output)
         #expect(Set(before.keys) == Set(after.keys))
         let changed = Set(after.keys.filter { before[$0] != after[$0] })
         let pages = Set(after.keys.filter { $0.hasSuffix(".html") || $0 == "search.json" })
         #expect(changed == pages, "changed but not pages: \(changed.subtracting(pages).sorted()); pages unchanged: \(pages.subtracting(changed).sorted().prefix(5))")
         #expect(later.filesWritten == pages.count)
         #expect(later.filesUnchanged == after.count - pages.count)
-    }
-
-    /// Every file below `folder`, relative, with its bytes.
-    func fileBytes(_ folder: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for path in FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [] {
-            var isDirectory: ObjCBool = false
-            let url = folder.appendingPathComponent(path)
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files[path] = try Data(contentsOf: url)
-            }
-        }
-        return files
     }
 
     @Test("one dead source never sinks the build: warning, exit status 3, the rest published")

@@ -98,19 +98,6 @@ struct ReplaceTests {
         ).run()
     }
 
-    /// Every file below `folder`, relative, with its bytes.
-    func snapshot(_ folder: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for path in FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [] {
-            let url = folder.appendingPathComponent(path)
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files[path] = try Data(contentsOf: url)
-            }
-        }
-        return files
-    }
-
     @Test("a folder without the marker is refused: exit 1, every file kept, nothing left beside it")
     func refused() async throws {
         let parent = try TestSupport.temporaryFolder()
@@ -118,7 +105,7 @@ struct ReplaceTests {
         try FileManager.default.createDirectory(at: output.appendingPathComponent("drafts"), withIntermediateDirectories: true)
         try Data("my notes".utf8).write(to: output.appendingPathComponent("notes.txt"))
         try Data("draft".utf8).write(to: output.appendingPathComponent("drafts/one.md"))
-        let before = try snapshot(output)
+        let before = try TestSupport.fileBytes(below: output)
         do {
             _ = try await build(output: output)
             Issue.record("the build replaced a folder newsgen did not write")
@@ -130,7 +117,7 @@ struct ReplaceTests {
             #expect(problem.message.contains("holds files newsgen did not write (drafts, notes.txt)"), "\(problem)")
             #expect(problem.message.contains("nothing was published"), "\(problem)")
         }
-        #expect(try snapshot(output) == before)
+        #expect(try TestSupport.fileBytes(below: output) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["notes"], "no staging folder left behind")
     }
 

@@ -26,6 +26,19 @@ enum TestSupport {
         return url
     }
 
+    /// Every regular file below `folder`, by its path relative to it, with its bytes.
+    static func fileBytes(below folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [] {
+            let url = folder.appendingPathComponent(path)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = try Data(contentsOf: url)
+            }
+        }
+        return files
+    }
+
     /// A logger that records every message, so tests can check what a user would read.
     static func recordingLogger() -> (Logger, LogRecorder) {
         let recorder = LogRecorder()
