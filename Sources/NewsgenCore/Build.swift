@@ -8,6 +8,7 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     case validation(ValidationReport)
     case publish(PublishError)
     case locked(String)
+    case store(StoreError)
 
     /// A failed validation lists this many problems, then how many more there are.
     static let problemsShown = 50
@@ -20,6 +21,7 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
             Self.describe(report)
         case .publish(let error): error.description
         case .locked(let message): message
+        case .store(let error): error.description
         }
     }
 }

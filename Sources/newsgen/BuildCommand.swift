@@ -1,5 +1,4 @@
 import ArgumentParser
-import AsyncHTTPClient
 import Foundation
 import Logging
 import NewsgenCore
@@ -53,50 +52,15 @@ struct BuildRunner: Sendable {
             logger.error("\(error)")
             return 1
         }
-        let lock: BuildLock
         do {
-            lock = try await BuildLock(path: config.cache.deletingLastPathComponent().appendingPathComponent("build.lock"), wait: wait)
-        } catch {
-            logger.error("\(error)")
-            return 1
-        }
-        let store: SQLiteStore
-        do {
-            store = try SQLiteStore.open(at: config.cache, logger: logger)
-        } catch {
-            logger.error("\(error)")
-            return 1
-        }
-        let client: HTTPClient? = offline ? nil : HTTPFetcher.makeClient()
-        let http = client.map { HTTPFetcher(client: $0) }
-        // NewsAPI requests carry the key in a header, which must not follow a redirect.
-        let keyClient: HTTPClient? = offline ? nil : HTTPFetcher.makeClient(followRedirects: false)
-        let keyHTTP = keyClient.map { HTTPFetcher(client: $0) }
-        let build = Build(
-            config: config,
-            options: .init(offline: offline, refresh: refresh),
-            providers: [
-                FeedProvider(http: http, articlesPerSource: config.articlesPerSource, logger: logger),
-                NewsAPIProvider(config: config, http: keyHTTP, logger: logger),
-                JSONNewsProvider(http: http, articlesPerSource: config.articlesPerSource, logger: logger),
-            ],
-            catalog: NewsAPICatalog(config: config, http: keyHTTP, logger: logger),
-            store: store,
-            logger: logger
-        )
-        let status: Int32
-        do {
-            let report = try await build.run()
+            let report = try await Build.runStandard(config: config, options: .init(offline: offline, refresh: refresh),
+                                                     waitForLock: wait, logger: logger)
             logger.info("published \(report.output.path): \(report.filesWritten) files written, \(report.filesUnchanged) unchanged, \(String(format: "%.2f", report.totalSeconds)) s (validation \(Int((report.validationShare * 100).rounded()))% of the build)")
-            status = report.exitStatus
+            return report.exitStatus
         } catch {
             for line in error.description.split(separator: "\n") { logger.error("\(line)") }
-            status = 1
+            return 1
         }
-        try? await client?.shutdown()
-        try? await keyClient?.shutdown()
-        withExtendedLifetime(lock) {}
-        return status
     }
 
     func loadConfig() throws -> SiteConfig {
