@@ -53,14 +53,14 @@ public struct BuildReport: Sendable {
     public var filesWritten: Int
     public var filesUnchanged: Int
     /// Each stage with its duration in seconds, in order.
-    public var timings: [(stage: String, seconds: Double)]
+    public var timings: [(stage: BuildStage, seconds: Double)]
 
     /// The time of all stages, in seconds.
     public var totalSeconds: Double { timings.reduce(0) { $0 + $1.seconds } }
 
     /// The validate stage's share of the build, from 0 to 1.
     public var validationShare: Double {
-        let validation = timings.first { $0.stage == "validate" }?.seconds ?? 0
+        let validation = timings.first { $0.stage == .validate }?.seconds ?? 0
         return totalSeconds > 0 ? validation / totalSeconds : 0
     }
 
@@ -124,43 +124,43 @@ public struct Build: Sendable {
 
     private func stages() async throws -> BuildReport {
         let started = now()
-        var clock = StageClock(logger: logger, total: 8)
+        var clock = StageClock(logger: logger)
         let publisher = Publisher(output: config.output, logger: logger)
         // Refuse before any work: the output must be a folder of its own that newsgen may replace.
         try config.checkOutputOverlaps()
         try publisher.checkReplaceable()
 
-        let templates = try await clock.run("load templates") { try await TemplateSet.load(folder: config.templates, builtInIfMissing: !config.templatesIsExplicit) }
+        let templates = try await clock.run(.loadTemplates) { try await TemplateSet.load(folder: config.templates, builtInIfMissing: !config.templatesIsExplicit) }
         async let available = catalog?.load(now: started, offline: options.offline, logger: logger)
-        let sources = await clock.run("fetch") {
+        let sources = await clock.run(.fetch) {
             await FetchStage(config: config, providers: providers, store: store, now: started,
                              offline: options.offline, refresh: options.refresh, logger: logger).run()
         } detail: { sources in
             let notFetched = sources.filter { if case .fetched = $0.status { false } else { true } }.count
             return "\(sources.count) sources (\(notFetched) from cache or unavailable), \(sources.reduce(0) { $0 + $1.articles.count }) articles"
         }
-        let archive = await clock.run("store") {
+        let archive = await clock.run(.store) {
             await maintainCache(now: started)
         } detail: { $0.summary }
-        let saved = try await clock.run("merge saved lists") {
+        let saved = try await clock.run(.mergeSavedLists) {
             try await SavedStage(config: config, store: store, now: started, logger: logger).run(sources: sources)
         } detail: { "\($0.favorites.count) favorites, \($0.readLater.count) read later" }
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
                                   archive: archive.articles, generated: started, newsapiSources: await available)
-        let files = try await clock.run("render") {
+        let files = try await clock.run(.render) {
             try await SiteRenderer(templates: templates, content: content).render()
         } detail: { "\($0.count) files" }
 
         let staging = try publisher.makeStaging()
         do {
-            let summary = try await clock.run("write") {
+            let summary = try await clock.run(.write) {
                 try await publisher.write(files, to: staging)
             } detail: { "\($0.written) written, \($0.unchanged) unchanged" }
-            let validation = await clock.run("validate") {
+            let validation = await clock.run(.validate) {
                 await SiteValidator.validate(directory: staging, baseURL: config.baseURL)
             } detail: { "\($0.filesChecked) files, \($0.problems.count) problems" }
             guard validation.isValid else { throw BuildError.validation(validation) }
-            try await clock.run("publish") { try publisher.swap(in: staging) }
+            try await clock.run(.publish) { try publisher.swap(in: staging) }
             return BuildReport(sources: sources, output: config.output, filesWritten: summary.written,
                                filesUnchanged: summary.unchanged, timings: clock.timings)
         } catch {
@@ -187,29 +187,42 @@ extension Build {
     }
 }
 
+/// The stages of a build, in the order they run, named as `--verbose` shows them.
+public enum BuildStage: String, CaseIterable, Sendable {
+    case loadTemplates = "load templates"
+    case fetch
+    case store
+    case mergeSavedLists = "merge saved lists"
+    case render
+    case write
+    case validate
+    case publish
+
+    /// Its place in the build, from 1.
+    var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
+}
+
 /// Times the stages and logs each as `[i/n] name detail 0.12 s` (shown with --verbose).
 struct StageClock {
     let logger: Logger
-    let total: Int
-    private(set) var timings: [(stage: String, seconds: Double)] = []
+    private(set) var timings: [(stage: BuildStage, seconds: Double)] = []
 
-    init(logger: Logger, total: Int) {
+    init(logger: Logger) {
         self.logger = logger
-        self.total = total
     }
 
-    mutating func run<T>(_ name: String, _ body: () async throws -> T, detail: (T) -> String = { _ in "" }) async rethrows -> T {
+    mutating func run<T>(_ stage: BuildStage, _ body: () async throws -> T, detail: (T) -> String = { _ in "" }) async rethrows -> T {
         let start = ContinuousClock.now
         let result = try await body()
-        finish(name, start: start, detail: detail(result))
+        finish(stage, start: start, detail: detail(result))
         return result
     }
 
-    private mutating func finish(_ name: String, start: ContinuousClock.Instant, detail: String) {
+    private mutating func finish(_ stage: BuildStage, start: ContinuousClock.Instant, detail: String) {
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        timings.append((name, seconds))
+        timings.append((stage, seconds))
         let text = detail.isEmpty ? "" : " \(detail)"
-        logger.info("[\(timings.count)/\(total)] \(name)\(text) \(String(format: "%.2f", seconds)) s")
+        logger.info("[\(stage.number)/\(BuildStage.allCases.count)] \(stage.rawValue)\(text) \(String(format: "%.2f", seconds)) s")
     }
 }

@@ -86,6 +86,19 @@ struct BuildTests {
         #expect(siblings == ["public"], "no staging folder is left behind")
     }
 
+    @Test("every stage runs once, in order, and is logged as [i/n] with its name")
+    func stages() async throws {
+        let output = try TestSupport.temporaryFolder().appendingPathComponent("public")
+        let (report, log) = try await build(try sampleConfig(output: output))
+        #expect(report.timings.map(\.stage) == BuildStage.allCases)
+        let lines = log.all.filter { $0.hasPrefix("[") }
+        #expect(lines.count == 8)
+        for (index, stage) in BuildStage.allCases.enumerated() {
+            #expect(lines[index].hasPrefix("[\(index + 1)/8] \(stage.rawValue)"), "\(lines[index])")
+        }
+        #expect(report.validationShare > 0 && report.validationShare < 1)
+    }
+
     /// What a cron run a minute later does today: pages carry the build time in their footer and
     /// search.json its "generated" time, so they get new bytes; feeds, assets and the marker keep
     /// theirs (and their mtime). The incremental-pipeline issue is to make them all as stable as the feeds.
