@@ -41,3 +41,31 @@ enum JSONValue: Sendable, Hashable {
         }
     }
 }
+
+extension JSONValue {
+    var string: String? {
+        if case .string(let string) = self { return string }
+        return nil
+    }
+
+    var array: [JSONValue]? {
+        if case .array(let array) = self { return array }
+        return nil
+    }
+
+    var object: [String: JSONValue]? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
+    /// A string, or a number written without a fractional part when it has none.
+    var scalarText: String? {
+        switch self {
+        case .string(let string): return string
+        case .number(let number):
+            if let integer = Int(exactly: number) { return String(integer) }
+            return String(number)
+        default: return nil
+        }
+    }
+}
