@@ -7,7 +7,7 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     case templates(TemplateError)
     case validation(ValidationReport)
     case publish(PublishError)
-    case locked(String)
+    case locked(LockError)
     case store(StoreError)
 
     /// A failed validation lists this many problems, then how many more there are.
@@ -20,7 +20,7 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
         case .validation(let report):
             Self.describe(report)
         case .publish(let error): error.description
-        case .locked(let message): message
+        case .locked(let error): error.description
         case .store(let error): error.description
         }
     }

@@ -10,7 +10,12 @@ extension Build {
     public static func runStandard(
         config: SiteConfig, options: Options, waitForLock: Bool, logger: Logger
     ) async throws(BuildError) -> BuildReport {
-        let lock = try await BuildLock(path: config.cache.deletingLastPathComponent().appendingPathComponent("build.lock"), wait: waitForLock)
+        let lock: BuildLock
+        do {
+            lock = try await BuildLock(path: config.cache.deletingLastPathComponent().appendingPathComponent("build.lock"), wait: waitForLock)
+        } catch {
+            throw .locked(error)
+        }
         defer { withExtendedLifetime(lock) {} }
         let store: SQLiteStore
         do {

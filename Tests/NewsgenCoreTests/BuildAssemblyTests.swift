@@ -37,8 +37,9 @@ struct BuildAssemblyTests {
             _ = try await Build.runStandard(config: config, options: .init(offline: true), waitForLock: false, logger: logger)
             Issue.record("built while another build held the lock")
         } catch {
-            guard case .locked(let message) = error else { Issue.record("\(error)"); return }
-            #expect(message.hasPrefix("another build is running"))
+            guard case .locked(let lockError) = error else { Issue.record("\(error)"); return }
+            #expect(lockError.reason == .held)
+            #expect(lockError.description.hasPrefix("another build is running"))
         }
         withExtendedLifetime(held) {}
         #expect(!FileManager.default.fileExists(atPath: config.output.path), "nothing was published")

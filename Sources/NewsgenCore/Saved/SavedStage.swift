@@ -14,19 +14,15 @@ struct SavedStage: Sendable {
         var readLater: [SavedArticle]
     }
 
-    func run(sources: [SourceReport]) async throws(BuildError) -> Result {
+    func run(sources: [SourceReport]) async throws(ConfigError) -> Result {
         var lists: [SavedLists] = []
         for file in config.saved {
-            do {
-                if let reading = try SavedFile.reading(file) {
-                    lists.append(reading.lists)
-                    // An entry newsgen cannot use is left out; the rest of the file still counts.
-                    for warning in reading.warnings { logger.warning("\(warning)") }
-                } else if config.savedIsExplicit {
-                    logger.warning("\(SavedFile.notFound(file))")
-                }
-            } catch {
-                throw .config(error)
+            if let reading = try SavedFile.reading(file) {
+                lists.append(reading.lists)
+                // An entry newsgen cannot use is left out; the rest of the file still counts.
+                for warning in reading.warnings { logger.warning("\(warning)") }
+            } else if config.savedIsExplicit {
+                logger.warning("\(SavedFile.notFound(file))")
             }
         }
         let merged = SavedLists.merge(lists)

@@ -8,7 +8,7 @@ struct BuildLockTests {
     func exclusive() async throws {
         let path = try TestSupport.temporaryFolder().appendingPathComponent("cache/build.lock")
         var held: BuildLock? = try await BuildLock(path: path, wait: false)
-        await #expect(throws: BuildError.self) { _ = try await BuildLock(path: path, wait: false) }
+        await #expect(throws: LockError.self) { _ = try await BuildLock(path: path, wait: false) }
         withExtendedLifetime(held) {}
         held = nil
         _ = try await BuildLock(path: path, wait: false)
@@ -25,11 +25,12 @@ struct BuildLockTests {
         let result = await waiting.result
         // Without the fix the wait never ends (the time limit fails the test); the bound is generous for a busy machine.
         #expect(ContinuousClock.now - started < .seconds(20))
-        guard case .failure(let error) = result, case BuildError.locked(let message)? = error as? BuildError else {
+        guard case .failure(let error) = result, let lockError = error as? LockError else {
             Issue.record("expected a lock error, got \(result)")
             return
         }
-        #expect(message.hasPrefix("stopped waiting for another build's lock"))
+        #expect(lockError.reason == .cancelled)
+        #expect(lockError.description.hasPrefix("stopped waiting for another build's lock"))
         withExtendedLifetime(held) {}
     }
 }
