@@ -9,6 +9,8 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
     case publish(PublishError)
     case locked(LockError)
     case store(StoreError)
+    /// An error no stage expected; a defect of newsgen's, worth reporting.
+    case unexpected(String)
 
     /// A failed validation lists this many problems, then how many more there are.
     static let problemsShown = 50
@@ -22,6 +24,7 @@ public enum BuildError: Error, Sendable, CustomStringConvertible {
         case .publish(let error): error.description
         case .locked(let error): error.description
         case .store(let error): error.description
+        case .unexpected(let description): "unexpected error (please report it): \(description)"
         }
     }
 }
@@ -118,7 +121,7 @@ public struct Build: Sendable {
         } catch let error as ConfigError {
             throw .config(error)
         } catch {
-            throw .publish(PublishError(String(describing: error)))
+            throw .unexpected(String(describing: error))
         }
     }
 

@@ -2,12 +2,57 @@ import CNewsgenShims
 import Foundation
 import Logging
 
-/// A problem writing or swapping the output folder.
+/// A problem with the output folder: refusing to replace it, or writing or swapping it.
+/// Reads as one line naming the path: `/srv/news/public: holds files newsgen did not write (…)`.
 public struct PublishError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+    public enum Problem: Sendable, Equatable {
+        /// The output holds files newsgen did not write (the first few names, sorted, and how many in all).
+        case holdsForeignFiles(shown: [String], count: Int)
+        /// The output is a file, not a folder.
+        case isAFile
+        case cannotReadOutput
+        case cannotCreateStaging
+        case cannotCreateFolder
+        case cannotWrite
+        case cannotMovePreviousAside
+        case cannotMoveIntoPlace
+    }
+
+    /// The file or folder concerned.
+    public var path: URL
+    public var problem: Problem
+    /// What the system said, when it said something.
+    public var reason: String?
+
+    public init(_ path: URL, _ problem: Problem, reason: String? = nil) {
+        self.path = path
+        self.problem = problem
+        self.reason = reason
+    }
+
+    public var description: String {
+        let because = reason.map { " (\($0))" } ?? ""
+        let sentence: String
+        switch problem {
+        case .holdsForeignFiles(let shown, let count):
+            let names = shown.joined(separator: ", ") + (count > shown.count ? " and \(count - shown.count) more" : "")
+            sentence = "holds files newsgen did not write (\(names)), and a build replaces its output folder whole; "
+                + "nothing was published. Choose an empty or new folder for output, or move these files away"
+        case .isAFile:
+            sentence = "is a file, not a folder; newsgen will not replace it. Choose another output folder, or move the file away"
+        case .cannotReadOutput: sentence = "cannot read the output folder\(because)"
+        case .cannotCreateStaging: sentence = "cannot create the staging folder\(because)"
+        case .cannotCreateFolder: sentence = "cannot create folder\(because)"
+        case .cannotWrite: sentence = "cannot write\(because)"
+        case .cannotMovePreviousAside: sentence = "cannot move the previous site aside\(because)"
+        case .cannotMoveIntoPlace: sentence = "cannot move the new site into place\(because)"
+        }
+        return "\(path.path): \(sentence)"
+    }
 }
+
+/// The system's reason for the last failed call, in words.
+private var systemReason: String { String(cString: strerror(errno)) }
 
 /// Writes a site into a staging folder beside the output, then swaps it into place with one
 /// rename, so that the served folder only ever holds a whole, validated site.
@@ -41,20 +86,16 @@ public struct Publisher: Sendable {
         var isDirectory: ObjCBool = false
         guard fileManager.fileExists(atPath: output.path, isDirectory: &isDirectory) else { return }
         guard isDirectory.boolValue else {
-            throw PublishError("\(output.path): is a file, not a folder; newsgen will not replace it. Choose another output folder, or move the file away")
+            throw PublishError(output, .isAFile)
         }
         let entries: [String]
         do {
             entries = try fileManager.contentsOfDirectory(atPath: output.path).sorted()
         } catch {
-            throw PublishError("\(output.path): cannot read the output folder (\(FileProblem.describe(error)))")
+            throw PublishError(output, .cannotReadOutput, reason: FileProblem.describe(error))
         }
         guard !entries.isEmpty, !entries.contains(Self.markerName), !isEarlierSite() else { return }
-        let shown = entries.prefix(3).joined(separator: ", ") + (entries.count > 3 ? " and \(entries.count - 3) more" : "")
-        throw PublishError(
-            "\(output.path): holds files newsgen did not write (\(shown)), and a build replaces its output folder whole; "
-                + "nothing was published. Choose an empty or new folder for output, or move these files away"
-        )
+        throw PublishError(output, .holdsForeignFiles(shown: Array(entries.prefix(3)), count: entries.count))
     }
 
     /// What writing the staging folder did.
@@ -72,7 +113,7 @@ public struct Publisher: Sendable {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
         } catch {
-            throw PublishError("\(parent.path): cannot create the staging folder (\(FileProblem.describe(error)))")
+            throw PublishError(parent, .cannotCreateStaging, reason: FileProblem.describe(error))
         }
         return staging
     }
@@ -100,7 +141,7 @@ public struct Publisher: Sendable {
                 guard created.insert(path).inserted else { continue }
                 let url = staging.appendingPathComponent(path)
                 guard mkdir(url.path, 0o755) == 0 || errno == EEXIST else {
-                    throw PublishError("\(url.path): cannot create folder (\(String(cString: strerror(errno))))")
+                    throw PublishError(url, .cannotCreateFolder, reason: systemReason)
                 }
             }
         }
@@ -116,7 +157,7 @@ public struct Publisher: Sendable {
                 try file.data.write(to: target)
                 return .success(false)
             } catch {
-                return .failure(PublishError("\(target.path): cannot write (\(FileProblem.describe(error)))"))
+                return .failure(PublishError(target, .cannotWrite, reason: FileProblem.describe(error)))
             }
         }
         var total = WriteSummary()
@@ -139,7 +180,7 @@ public struct Publisher: Sendable {
         try checkReplaceable()
         if !fileManager.fileExists(atPath: output.path) {
             guard rename(staging.path, output.path) == 0 else {
-                throw PublishError("\(output.path): cannot move the new site into place (\(String(cString: strerror(errno))))")
+                throw PublishError(output, .cannotMoveIntoPlace, reason: systemReason)
             }
             return
         }
@@ -150,12 +191,12 @@ public struct Publisher: Sendable {
         }
         let previous = staging.deletingLastPathComponent().appendingPathComponent(staging.lastPathComponent + ".previous")
         guard rename(output.path, previous.path) == 0 else {
-            throw PublishError("\(output.path): cannot move the previous site aside (\(String(cString: strerror(errno))))")
+            throw PublishError(output, .cannotMovePreviousAside, reason: systemReason)
         }
         guard rename(staging.path, output.path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = systemReason
             _ = rename(previous.path, output.path)
-            throw PublishError("\(output.path): cannot move the new site into place (\(reason))")
+            throw PublishError(output, .cannotMoveIntoPlace, reason: reason)
         }
         remove(previous, what: "the previous site")
     }

@@ -114,8 +114,10 @@ struct ReplaceTests {
                 Issue.record("expected a publish error, got \(error)")
                 return
             }
-            #expect(problem.message.contains("holds files newsgen did not write (drafts, notes.txt)"), "\(problem)")
-            #expect(problem.message.contains("nothing was published"), "\(problem)")
+            #expect(problem.problem == .holdsForeignFiles(shown: ["drafts", "notes.txt"], count: 2))
+            #expect(problem.path.path == output.path)
+            #expect(problem.description.contains("holds files newsgen did not write (drafts, notes.txt)"), "\(problem)")
+            #expect(problem.description.contains("nothing was published"), "\(problem)")
         }
         #expect(try TestSupport.fileBytes(below: output) == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["notes"], "no staging folder left behind")
@@ -213,5 +215,20 @@ struct PublisherCleanupTests {
         try FileManager.default.removeItem(at: staging)
         publisher.discard(staging)
         #expect(log.warnings.isEmpty)
+    }
+}
+
+@Suite("Publish errors")
+struct PublishErrorTests {
+    @Test("a refusal names the folder and the first files, then how many more")
+    func foreignFiles() {
+        let error = PublishError(URL(fileURLWithPath: "/srv/news"), .holdsForeignFiles(shown: ["a", "b", "c"], count: 5))
+        #expect(error.description.hasPrefix("/srv/news: holds files newsgen did not write (a, b, c and 2 more), and a build replaces its output folder whole; nothing was published."))
+    }
+
+    @Test("a system failure names the path, the step and the system's reason")
+    func systemFailure() {
+        let error = PublishError(URL(fileURLWithPath: "/srv/news/public"), .cannotMoveIntoPlace, reason: "permission denied")
+        #expect(error.description == "/srv/news/public: cannot move the new site into place (permission denied)")
     }
 }
