@@ -57,7 +57,7 @@ struct TemplateSource: Sendable {
     }
 
     func error(at position: TemplatePosition, _ message: String) -> TemplateError {
-        TemplateError("\(location):\(position.line):\(position.column): \(message)")
+        TemplateError(location, at: (position.line, position.column), message)
     }
 
     // MARK: - Tags
@@ -153,7 +153,7 @@ struct TemplateSource: Sendable {
     private static func tree(_ tags: [TemplateTag], location: String) throws(TemplateError) -> [TemplateNode] {
         var stack: [TemplateNode] = [TemplateNode(tag: TemplateTag(kind: .other, name: "", variable: "", literal: "", position: TemplatePosition(line: 1, column: 1)))]
         func at(_ position: TemplatePosition, _ message: String) -> TemplateError {
-            TemplateError("\(location):\(position.line):\(position.column): \(message)")
+            TemplateError(location, at: (position.line, position.column), message)
         }
         for tag in tags {
             switch tag.kind {

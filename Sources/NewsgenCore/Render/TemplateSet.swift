@@ -1,11 +1,25 @@
 import Foundation
 import Mustache
 
-/// A problem with the templates folder; reads as `Templates/row.mustache:12:5: …`.
+/// A problem with the templates: the file (or folder, or "the built-in theme"), where in it
+/// when known, and what is wrong. Reads as `Templates/row.mustache:12:5: …`.
 public struct TemplateError: Error, Sendable, CustomStringConvertible {
+    public var file: String
+    /// Line and column, from 1; the column is 0 when only the line is known.
+    public var position: (line: Int, column: Int)?
     public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+
+    public init(_ file: String, at position: (line: Int, column: Int)? = nil, _ message: String) {
+        self.file = file
+        self.position = position
+        self.message = message
+    }
+
+    public var description: String {
+        guard let position else { return "\(file): \(message)" }
+        let column = position.column > 0 ? ":\(position.column)" : ""
+        return "\(file):\(position.line)\(column): \(message)"
+    }
 }
 
 /// The user-editable Mustache templates and the theme's assets, loaded once and checked
@@ -26,7 +40,7 @@ struct TemplateSet: Sendable {
         let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue
         if !exists && builtInIfMissing { return try builtIn() }
         guard exists else {
-            throw TemplateError("\(folder.path): the templates folder does not exist (site.json: templates)")
+            throw TemplateError(folder.path, "the templates folder does not exist (site.json: templates)")
         }
         return try await TemplateSet(folder: folder)
     }
@@ -42,10 +56,10 @@ struct TemplateSet: Sendable {
             do {
                 data = try Data(contentsOf: url)
             } catch {
-                throw TemplateError("\(url.path): cannot be read (\(FileProblem.describe(error)))")
+                throw TemplateError(url.path, "cannot be read (\(FileProblem.describe(error)))")
             }
             guard let text = String(data: data, encoding: .utf8) else {
-                throw TemplateError("\(url.path): is not UTF-8 text; save the template as UTF-8")
+                throw TemplateError(url.path, "is not UTF-8 text; save the template as UTF-8")
             }
             texts[file] = text
         }
@@ -54,9 +68,10 @@ struct TemplateSet: Sendable {
         do {
             library = try await MustacheLibrary(directory: folder.path)
         } catch let error as MustacheLibrary.ParserError {
-            throw TemplateError("\(folder.appendingPathComponent(error.filename).path):\(error.context.lineNumber):\(error.context.columnNumber): \(Self.describe(error.error)) near \"\(error.context.line.trimmingCharacters(in: .whitespaces))\"")
+            throw TemplateError(folder.appendingPathComponent(error.filename).path, at: (error.context.lineNumber, error.context.columnNumber),
+                                "\(Self.describe(error.error)) near \"\(error.context.line.trimmingCharacters(in: .whitespaces))\"")
         } catch {
-            throw TemplateError("\(folder.path): cannot load templates (\(error))")
+            throw TemplateError(folder.path, "cannot load templates (\(error))")
         }
         var assets: [OutputFile] = []
         for file in files where file.hasPrefix("assets/") {
@@ -66,7 +81,7 @@ struct TemplateSet: Sendable {
             do {
                 assets.append(OutputFile("assets/" + String(file.dropFirst("assets/".count)), data: try Data(contentsOf: url)))
             } catch {
-                throw TemplateError("\(url.path): cannot be read (\(FileProblem.describe(error)))")
+                throw TemplateError(url.path, "cannot be read (\(FileProblem.describe(error)))")
             }
         }
         self.assets = assets
@@ -83,7 +98,7 @@ struct TemplateSet: Sendable {
             do {
                 try library.register(text, named: name)
             } catch {
-                throw TemplateError("built-in theme: \(name).mustache: \(error)")
+                throw TemplateError("built-in theme: \(name).mustache", "\(error)")
             }
         }
         let set = TemplateSet(
@@ -118,7 +133,7 @@ struct TemplateSet: Sendable {
     /// one its page model provides: both would otherwise show only on rendered pages.
     private func check(texts: [String: String], sources: [String: TemplateSource], location: (String) -> String) throws(TemplateError) {
         for name in Self.required where library.getTemplate(named: name) == nil {
-            throw TemplateError("\(location(name + ".mustache")): missing; every theme needs \(Self.required.map { $0 + ".mustache" }.joined(separator: ", "))")
+            throw TemplateError(location(name + ".mustache"), "missing; every theme needs \(Self.required.map { $0 + ".mustache" }.joined(separator: ", "))")
         }
         let pattern = /\{\{\s*[<>]\s*([^\s}]+)\s*\}\}/
         for (file, text) in texts.sorted(by: { $0.key < $1.key }) {
@@ -126,7 +141,7 @@ struct TemplateSet: Sendable {
                 for match in line.matches(of: pattern) {
                     let name = String(match.output.1)
                     if library.getTemplate(named: name) == nil {
-                        throw TemplateError("\(location(file)):\(index + 1): names the partial \"\(name)\", but there is no \(name).mustache")
+                        throw TemplateError(location(file), at: (index + 1, 0), "names the partial \"\(name)\", but there is no \(name).mustache")
                     }
                 }
             }
@@ -139,7 +154,7 @@ struct TemplateSet: Sendable {
 
     func render<Content>(_ name: String, _ page: Page<Content>) throws(TemplateError) -> String {
         guard let output = library.render(TemplateValues.convert(page) ?? [String: Any](), withTemplate: name) else {
-            throw TemplateError("\(origin): \(name).mustache is missing")
+            throw TemplateError(origin, "\(name).mustache is missing")
         }
         return output
     }

@@ -49,6 +49,19 @@ struct TemplateChecksTests {
         #expect(reported == expected)
     }
 
+    @Test("a template error carries its file, line and column as fields")
+    func errorFields() async throws {
+        let folder = try theme("row.mustache", replacing: "{{title}}</a></h{{level}}>", with: "{{title}}</a></h2>")
+        do {
+            _ = try await TemplateSet(folder: folder)
+            Issue.record("loaded")
+        } catch {
+            #expect(error.file == folder.appendingPathComponent("row.mustache").path)
+            #expect(error.position?.line == 5 && error.position?.column == 62)
+            #expect(error.message == "</h2> closes <h{{level}}> opened at line 5; expected </h{{level}}>")
+        }
+    }
+
     @Test("comments, the doctype, self-closing tags and markup split by sections are fine")
     func markupAccepted() throws {
         let text = """
