@@ -5,17 +5,17 @@ import Foundation
 struct ConfigReader {
     let file: String
     let path: String
-    private let object: [String: JSONValue]
+    private let object: JSONNode
 
-    /// Wraps `value`, which must be an object.
-    init(_ value: JSONValue, file: String, path: String, allowedKeys: [String]) throws(ConfigError) {
-        guard case .object(let object) = value else {
+    /// Wraps `value`, which must be an object. A key given twice counts with its first value.
+    init(_ value: JSONNode, file: String, path: String, allowedKeys: [String]) throws(ConfigError) {
+        guard let members = value.members else {
             throw ConfigError(file: file, keyPath: path, message: "expected an object, found \(value.kindName)")
         }
         self.file = file
         self.path = path
-        self.object = object
-        for key in object.keys.sorted() where !allowedKeys.contains(key) {
+        self.object = value
+        for key in Set(members.map(\.key)).sorted() where !allowedKeys.contains(key) {
             var message = "unknown key"
             if let suggestion = Self.closest(to: key, in: allowedKeys) {
                 message += "; did you mean \(suggestion)?"
@@ -27,12 +27,12 @@ struct ConfigReader {
 
     /// Parses a configuration file's bytes. An error names the line and column and what was
     /// expected there (`site.json:3:17: expected ',' or '}' after an object member, found '"'`).
-    static func parse(_ data: Data, file: String) throws(ConfigError) -> JSONValue {
+    static func parse(_ data: Data, file: String) throws(ConfigError) -> JSONNode {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw ConfigError(file: file, keyPath: "", message: "is empty; expected a JSON object")
         }
         do {
-            return try JSONValue.parse(data)
+            return try JSONDocument.parse(data)
         } catch {
             throw syntaxError(error, file: file)
         }
@@ -43,10 +43,11 @@ struct ConfigReader {
         ConfigError(file: file, keyPath: "", position: (problem.line, problem.column), message: problem.message)
     }
 
-    func contains(_ key: String) -> Bool { object[key] != nil && object[key] != .null }
+    func contains(_ key: String) -> Bool { value(key) != nil }
 
-    func value(_ key: String) -> JSONValue? {
-        guard let value = object[key], value != .null else { return nil }
+    /// The key's value; `null` counts as absent.
+    func value(_ key: String) -> JSONNode? {
+        guard let value = object[key], !value.isNull else { return nil }
         return value
     }
 
@@ -58,7 +59,7 @@ struct ConfigReader {
 
     func string(_ key: String) throws(ConfigError) -> String? {
         guard let value = value(key) else { return nil }
-        guard case .string(let string) = value else {
+        guard let string = value.string else {
             throw error(key, "expected a string, found \(value.kindName)")
         }
         return string
@@ -74,7 +75,7 @@ struct ConfigReader {
 
     func bool(_ key: String) throws(ConfigError) -> Bool? {
         guard let value = value(key) else { return nil }
-        guard case .bool(let bool) = value else {
+        guard case .bool(let bool) = value.value else {
             throw error(key, "expected true or false, found \(value.kindName)")
         }
         return bool
@@ -82,15 +83,15 @@ struct ConfigReader {
 
     func integer(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
         guard let value = value(key) else { return nil }
-        guard case .number(let number) = value, number.rounded() == number,
+        guard case .number(let number) = value.value, number.rounded() == number,
               let integer = Int(exactly: number), range.contains(integer) else {
             throw error(key, "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(Self.describe(value))")
         }
         return integer
     }
 
-    private static func describe(_ value: JSONValue) -> String {
-        if case .number(let number) = value { return String(number) }
+    private static func describe(_ value: JSONNode) -> String {
+        if case .number(let number) = value.value { return value.numberText ?? String(number) }
         return value.kindName
     }
 

@@ -147,7 +147,7 @@ extension SiteConfig {
 
         var saved: [URL] = []
         var savedIsExplicit = false
-        switch root.value("saved") {
+        switch root.value("saved")?.value {
         case nil:
             saved = [resolve("saved.json", against: folder)]
         case .string(let single)?:
@@ -156,21 +156,21 @@ extension SiteConfig {
             savedIsExplicit = true
         case .array(let items)?:
             for (index, item) in items.enumerated() {
-                guard case .string(let single) = item, !single.isEmpty else {
+                guard let single = item.string, !single.isEmpty else {
                     throw root.error("saved[\(index)]", "expected a path, found \(item.kindName)")
                 }
                 saved.append(resolve(single, against: folder))
             }
             savedIsExplicit = true
-        case let other?:
-            throw root.error("saved", "expected a path or an array of paths, found \(other.kindName)")
+        case .some:
+            throw root.error("saved", "expected a path or an array of paths, found \(root.value("saved")?.kindName ?? "null")")
         }
 
         let newsapi = try decodeNewsAPI(root)
         guard let sourcesValue = root.value("sources") else {
             throw root.error("sources", "is required: list the feeds and NewsAPI sources to build from")
         }
-        guard case .array(let sourceValues) = sourcesValue else {
+        guard let sourceValues = sourcesValue.array else {
             throw root.error("sources", "expected an array of sources, found \(sourcesValue.kindName)")
         }
         var sources: [SourceConfig] = []
@@ -229,7 +229,7 @@ extension SiteConfig {
         return settings
     }
 
-    private static func decodeSource(_ value: JSONValue, index: Int, file: String, folder: URL) throws(ConfigError) -> SourceConfig {
+    private static func decodeSource(_ value: JSONNode, index: Int, file: String, folder: URL) throws(ConfigError) -> SourceConfig {
         let reader = try ConfigReader(value, file: file, path: "sources[\(index)]", allowedKeys: SourceConfig.keys)
         guard let id = try reader.nonEmptyString("id") else {
             throw reader.error("id", "is required: a short name such as \"bbc-news\", used in paths and feeds")
@@ -276,7 +276,7 @@ extension SiteConfig {
 
     private static func newsAPIQuery(_ reader: ConfigReader) throws(ConfigError) -> SourceConfig.NewsAPIQuery {
         guard let value = reader.value("newsapi") else { throw reader.error("newsapi", "expected a source id or an object") }
-        if case .string(let id) = value {
+        if let id = value.string {
             guard id.range(of: #"^[a-z0-9][a-z0-9._-]*$"#, options: .regularExpression) != nil else {
                 throw reader.error("newsapi", "expected a NewsAPI source id such as \"bbc-news\" (see `newsgen sources`)")
             }

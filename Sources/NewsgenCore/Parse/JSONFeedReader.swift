@@ -4,13 +4,13 @@ import Foundation
 /// (numeric ids, `author` instead of `authors`).
 enum JSONFeedReader {
     static func read(_ data: Data) throws(FeedError) -> ParsedFeed {
-        let json: JSONValue
+        let feed: JSONNode
         do {
-            json = try JSONValue.parse(data)
+            feed = try JSONDocument.parse(data)
         } catch {
             throw .malformedJSON(error.description)
         }
-        guard case .object(let feed) = json else { throw .malformedJSON("the top level is not an object") }
+        guard feed.members != nil else { throw .malformedJSON("the top level is not an object") }
         guard feed["version"]?.string?.hasPrefix("https://jsonfeed.org/version/") == true || feed["items"] != nil else {
             throw .notAFeed(found: "a JSON document without version or items")
         }
@@ -20,14 +20,14 @@ enum JSONFeedReader {
             format: .jsonFeed,
             title: feed["title"]?.string,
             homepage: feed["home_page_url"]?.string,
-            items: items.compactMap { value -> FeedItem? in
-                guard case .object(let object) = value else { return nil }
-                return readItem(object, feedAuthor: feedAuthor)
+            items: items.compactMap { item -> FeedItem? in
+                guard item.members != nil else { return nil }
+                return readItem(item, feedAuthor: feedAuthor)
             }
         )
     }
 
-    private static func readItem(_ object: [String: JSONValue], feedAuthor: String?) -> FeedItem {
+    private static func readItem(_ object: JSONNode, feedAuthor: String?) -> FeedItem {
         var item = FeedItem()
         item.title = object["title"]?.string.map(FeedText.plain)
         item.summary = object["summary"]?.string.map(FeedText.plain)
@@ -41,12 +41,9 @@ enum JSONFeedReader {
         return item
     }
 
-    private static func authors(_ object: [String: JSONValue]) -> String? {
+    private static func authors(_ object: JSONNode) -> String? {
         let list = object["authors"]?.array ?? object["author"].map { [$0] } ?? []
-        let names = list.compactMap { value -> String? in
-            if case .object(let author) = value { return author["name"]?.string }
-            return nil
-        }
+        let names = list.compactMap { author -> String? in author["name"]?.string }
         return names.isEmpty ? nil : names.joined(separator: ", ")
     }
 }

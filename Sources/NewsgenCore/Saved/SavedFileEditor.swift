@@ -9,7 +9,7 @@ public struct SavedFileEditor: Sendable {
     /// Entries the file holds that a build skips (`saved.json: favorites[2]: …; skipped`); an
     /// edit keeps them as they are.
     public let warnings: [ConfigError]
-    private var document: OrderedJSON
+    private var document: JSONNode
 
     /// What an edit did, for the message the command prints.
     public enum Outcome: Sendable, Equatable {
@@ -34,17 +34,15 @@ public struct SavedFileEditor: Sendable {
         } catch {
             throw ConfigError(file: file.path, keyPath: "", message: "cannot be read (\(FileProblem.describe(error)))")
         }
-        // Check the contract's shape first, for errors that name the line or the key path.
-        warnings = try SavedFile.reading(data, file: file.path).warnings
         if data.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             document = .object([])
+            warnings = []
             return
         }
-        do {
-            document = try OrderedJSON.parse(data)
-        } catch {
-            throw ConfigReader.syntaxError(error, file: file.path)
-        }
+        // One parse: the contract's checks (errors name the line or the key path) and the edit
+        // work on the same tree.
+        document = try ConfigReader.parse(data, file: file.path)
+        warnings = try SavedFile.reading(document, file: file.path).warnings
     }
 
     /// Adds a URL to a list, or gives an existing entry a title.
@@ -52,12 +50,12 @@ public struct SavedFileEditor: Sendable {
         var entries = list(kind)
         let key = SavedEntry(url: url).key
         if let index = entries.firstIndex(where: { entryKey($0) == key }) {
-            guard let title, entries[index]["title"]?.stringValue != title else { return .alreadyThere }
+            guard let title, entries[index]["title"]?.string != title else { return .alreadyThere }
             entries[index].set("title", .string(title))
             setList(kind, entries)
             return .updated
         }
-        var entry = OrderedJSON.object([("url", .string(url))])
+        var entry = JSONNode.object([("url", .string(url))])
         if let title { entry.set("title", .string(title)) }
         entry.set("savedAt", .string(Dates.rfc3339(date)))
         entries.append(entry)
@@ -95,16 +93,15 @@ public struct SavedFileEditor: Sendable {
         }
     }
 
-    private func list(_ kind: SavedListKind) -> [OrderedJSON] {
-        if case .array(let items)? = document[kind.key] { return items }
-        return []
+    private func list(_ kind: SavedListKind) -> [JSONNode] {
+        document[kind.key]?.array ?? []
     }
 
-    private mutating func setList(_ kind: SavedListKind, _ entries: [OrderedJSON]) {
+    private mutating func setList(_ kind: SavedListKind, _ entries: [JSONNode]) {
         document.set(kind.key, .array(entries))
     }
 
-    private func entryKey(_ entry: OrderedJSON) -> String {
-        SavedEntry(url: entry["url"]?.stringValue, id: entry["id"]?.stringValue).key
+    private func entryKey(_ entry: JSONNode) -> String {
+        SavedEntry(url: entry["url"]?.string, id: entry["id"]?.string).key
     }
 }

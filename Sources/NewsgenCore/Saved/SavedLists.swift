@@ -140,15 +140,19 @@ public enum SavedFile {
     /// Decodes saved.json bytes, with a warning for each entry skipped. An empty file is empty lists.
     public static func reading(_ data: Data, file: String) throws(ConfigError) -> Reading {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return Reading() }
-        let json = try ConfigReader.parse(data, file: file)
-        guard case .object = json else {
+        return try reading(ConfigReader.parse(data, file: file), file: file)
+    }
+
+    /// Reads a parsed saved.json document, with a warning for each entry skipped.
+    static func reading(_ json: JSONNode, file: String) throws(ConfigError) -> Reading {
+        guard json.members != nil else {
             throw ConfigError(file: file, keyPath: "", message: "expected an object with favorites and readLater, found \(json.kindName)")
         }
         let root = try ConfigReader(json, file: file, path: "", allowedKeys: keys)
         var reading = Reading()
         for kind in SavedListKind.allCases {
             guard let value = root.value(kind.key) else { continue }
-            guard case .array(let items) = value else {
+            guard let items = value.array else {
                 throw root.error(kind.key, "expected an array of entries, found \(value.kindName)")
             }
             for (index, item) in items.enumerated() {
@@ -169,14 +173,14 @@ public enum SavedFile {
 
     /// One entry: an unknown key is an error (a typo would silently lose a field); anything else
     /// wrong makes the entry unusable, which the caller reports and skips.
-    private static func entry(_ value: JSONValue, file: String, path: String) throws(ConfigError) -> Result<SavedEntry, EntryProblem> {
-        guard case .object = value else {
+    private static func entry(_ value: JSONNode, file: String, path: String) throws(ConfigError) -> Result<SavedEntry, EntryProblem> {
+        guard value.members != nil else {
             return .failure(EntryProblem(message: "expected an object with a url, found \(value.kindName)"))
         }
         let object = try ConfigReader(value, file: file, path: path, allowedKeys: entryKeys)
         func string(_ key: String) -> Result<String?, EntryProblem> {
             guard let value = object.value(key) else { return .success(nil) }
-            guard case .string(let string) = value else {
+            guard let string = value.string else {
                 return .failure(EntryProblem(message: "\(key) is \(value.kindName); expected a string"))
             }
             let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -185,14 +189,14 @@ public enum SavedFile {
         do throws(EntryProblem) {
             var entry = SavedEntry(url: try string("url").get(), id: try string("id").get(), title: try string("title").get())
             if let url = entry.url, URLNormalizer.absoluteHTTP(url, base: nil) == nil {
-                throw EntryProblem(message: "url \(OrderedJSON.quoted(url)) is not an absolute http(s) URL")
+                throw EntryProblem(message: "url \(JSONNode.quoted(url)) is not an absolute http(s) URL")
             }
             guard entry.url != nil || entry.id != nil else {
                 throw EntryProblem(message: "has neither a url nor an id")
             }
             if let raw = try string("savedAt").get() {
                 guard let date = Dates.parse(raw) else {
-                    throw EntryProblem(message: "savedAt \(OrderedJSON.quoted(raw)) is not a date such as 2026-11-20T08:00:00Z")
+                    throw EntryProblem(message: "savedAt \(JSONNode.quoted(raw)) is not a date such as 2026-11-20T08:00:00Z")
                 }
                 entry.savedAt = date
             }

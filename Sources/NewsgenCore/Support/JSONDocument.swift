@@ -1,9 +1,11 @@
 import Foundation
 
-/// A JSON value that remembers the byte offset where it starts, so that a problem found in a
-/// JSON file can point at its line and column (Foundation's parsers keep no positions).
-struct JSONNode {
-    enum Value {
+/// newsgen's one JSON tree: a value that remembers the byte offset where it starts (so that a
+/// problem found in a JSON file can point at its line and column; Foundation's parsers keep no
+/// positions), object members in their order, and each number as written (so that a file
+/// newsgen edits for the user keeps its keys where they were and its numbers unchanged).
+struct JSONNode: Sendable {
+    enum Value: Sendable {
         case object([Member])
         case array([JSONNode])
         case string(String)
@@ -12,13 +14,22 @@ struct JSONNode {
         case null
     }
 
-    struct Member {
+    struct Member: Sendable {
         var key: String
         var value: JSONNode
     }
 
     var value: Value
+    /// Where the value starts in the document it was read from (0 for a value newsgen made).
     var offset: Int
+    /// A number's text as written in the document.
+    var numberText: String?
+
+    init(value: Value, offset: Int = 0, numberText: String? = nil) {
+        self.value = value
+        self.offset = offset
+        self.numberText = numberText
+    }
 
     /// The value of the first member named `key`, when this is an object that has one.
     subscript(key: String) -> JSONNode? {
@@ -29,6 +40,34 @@ struct JSONNode {
     var string: String? {
         if case .string(let text) = value { return text }
         return nil
+    }
+
+    var array: [JSONNode]? {
+        if case .array(let elements) = value { return elements }
+        return nil
+    }
+
+    /// The members, when this is an object.
+    var members: [Member]? {
+        if case .object(let members) = value { return members }
+        return nil
+    }
+
+    var isNull: Bool {
+        if case .null = value { return true }
+        return false
+    }
+
+    /// A string, or a number as written (ids are often numbers).
+    var scalarText: String? {
+        switch value {
+        case .string(let text): return text
+        case .number(let number):
+            if let numberText { return numberText }
+            if let integer = Int(exactly: number) { return String(integer) }
+            return String(number)
+        default: return nil
+        }
     }
 
     /// What a reader would call this kind of value, for messages.
@@ -143,7 +182,9 @@ struct JSONDocument {
         case UInt8(ascii: "t"): try literal("true"); return JSONNode(value: .bool(true), offset: start)
         case UInt8(ascii: "f"): try literal("false"); return JSONNode(value: .bool(false), offset: start)
         case UInt8(ascii: "n"): try literal("null"); return JSONNode(value: .null, offset: start)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONNode(value: .number(try number()), offset: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let (number, text) = try number()
+            return JSONNode(value: .number(number), offset: start, numberText: text)
         default: throw problem("expected a value \(Self.valueKinds), found \(found)\(hint)")
         }
     }
@@ -175,7 +216,7 @@ struct JSONDocument {
                 let key = try parser.string()
                 parser.skipWhitespace()
                 guard parser.current == UInt8(ascii: ":") else {
-                    throw parser.problem("expected ':' after the member name \(OrderedJSON.quoted(key)), found \(parser.found)")
+                    throw parser.problem("expected ':' after the member name \(JSONNode.quoted(key)), found \(parser.found)")
                 }
                 parser.index += 1
                 parser.skipWhitespace()
@@ -227,7 +268,7 @@ struct JSONDocument {
         index += expected.count
     }
 
-    private mutating func number() throws(JSONSyntaxProblem) -> Double {
+    private mutating func number() throws(JSONSyntaxProblem) -> (Double, String) {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }
         guard let first = current, Self.isDigit(first) else { throw problem("expected a digit after '-', found \(found)") }
@@ -250,7 +291,7 @@ struct JSONDocument {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text) else { throw problem("\(text) is not a number", at: start) }
-        return value
+        return (value, text)
     }
 
     private mutating func string() throws(JSONSyntaxProblem) -> String {

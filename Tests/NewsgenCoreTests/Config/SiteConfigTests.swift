@@ -83,7 +83,7 @@ struct SiteConfigTests {
         (#"{"sources": [{"id": "a", "feed": "x"}, {"id": "a", "feed": "y"}]}"#, "site.json: sources[1].id: \"a\" is already the id of sources[0]"),
         (#"{"sources": [{"id": "a", "feed": "x", "newsapi": "y"}]}"#, "expected exactly one of feed, newsapi or json, found feed and newsapi"),
         (#"{"sources": [], "baseURL": "news.example.org"}"#, "site.json: baseURL: expected an absolute http(s) URL"),
-        (#"{"sources": [], "articlesPerSource": 0}"#, "site.json: articlesPerSource: expected a whole number from 1 to 1000, found 0.0"),
+        (#"{"sources": [], "articlesPerSource": 0}"#, "site.json: articlesPerSource: expected a whole number from 1 to 1000, found 0"),
         (#"{"sources": [], "maxCacheAgeDays": 1.5}"#, "site.json: maxCacheAgeDays: expected a whole number"),
         (#"{"sources": [], "newsapi": {"apiKey": "secret"}}"#, "site.json: newsapi.apiKey: unknown key; did you mean apiKeyEnv?"),
         (#"{"sources": [{"id": "n", "newsapi": {"page": 2}}]}"#, "site.json: sources[0].newsapi.page: unknown key"),

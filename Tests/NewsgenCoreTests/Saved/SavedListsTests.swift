@@ -119,6 +119,19 @@ struct SavedListsTests {
         #expect(saved.contains(#""url": "not a url""#) && saved.contains(#""url": "https://b.example/""#))
     }
 
+    @Test("saved add writes numbers back as they were written, and keys in their order")
+    func editorKeepsNumbersAsWritten() throws {
+        let file = try TestSupport.temporaryFolder().appendingPathComponent("saved.json")
+        try #"{"readLater": [], "favorites": [{"url": "https://a.example/", "id": 1.50E+2}]}"#.write(to: file, atomically: true, encoding: .utf8)
+        var editor = try SavedFileEditor(file: file)
+        #expect(editor.warnings.count == 1, "an id that is not a string is skipped by a build")
+        _ = editor.add(url: "https://b.example/", to: .favorites, title: nil, at: TestSupport.date("2026-11-21T12:00:00Z"))
+        try editor.save()
+        let saved = try String(contentsOf: file, encoding: .utf8)
+        #expect(saved.contains(#""id": 1.50E+2"#), "\(saved)")
+        #expect(saved.range(of: "readLater")!.lowerBound < saved.range(of: "favorites")!.lowerBound)
+    }
+
     @Test("files from several devices merge: one entry per article, first title, earliest save, newest first")
     func merge() {
         let phone = SavedLists(favorites: [
