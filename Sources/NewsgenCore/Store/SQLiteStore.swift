@@ -123,33 +123,17 @@ public final class SQLiteStore: ArticleStore {
     // MARK: - ArticleStore
 
     public func state(of sourceID: String) async throws(StoreError) -> SourceState? {
-        try await read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sourceState WHERE sourceID = ?", arguments: [sourceID]) else {
-                return nil
-            }
-            var state = SourceState()
-            state.lastAttempt = Self.date(row["lastAttempt"])
-            state.lastSuccess = Self.date(row["lastSuccess"])
-            state.httpStatus = row["httpStatus"]
-            state.lastError = row["lastError"]
-            state.failingSince = Self.date(row["failingSince"])
-            state.etag = row["etag"]
-            state.lastModified = row["lastModified"]
-            state.title = row["title"]
-            state.homepage = row["homepage"]
-            state.format = (row["format"] as String?).flatMap(FeedFormat.init(rawValue:))
-            return state
-        }
+        try await read { db in try SourceStateRecord.fetchOne(db, key: sourceID)?.state }
     }
 
     public func articles(of sourceID: String) async throws(StoreError) -> [Article] {
         try await read { db in
             // An article two sources list is stored once; each list shows it as its own.
-            try Row.fetchAll(db, sql: """
+            try ArticleRecord.fetchAll(db, sql: """
                 SELECT article.* FROM sourceList JOIN article ON article.key = sourceList.articleKey
                 WHERE sourceList.sourceID = ? ORDER BY sourceList.position
-                """, arguments: [sourceID]).map { row in
-                var article = try Self.article(row)
+                """, arguments: [sourceID]).map { record in
+                var article = try record.article()
                 article.sourceID = sourceID
                 return article
             }
@@ -158,41 +142,44 @@ public final class SQLiteStore: ArticleStore {
 
     public func archive(of sourceIDs: Set<String>) async throws(StoreError) -> [Article] {
         guard !sourceIDs.isEmpty else { return [] }
-        let ids = Array(sourceIDs)
         return try await read { db in
-            let marks = Array(repeating: "?", count: ids.count).joined(separator: ", ")
-            return try Row.fetchAll(db, sql: """
-                SELECT * FROM article WHERE sourceID IN (\(marks))
-                ORDER BY published IS NULL, published DESC, firstSeen DESC
-                """, arguments: StatementArguments(ids)).map { try Self.article($0) }
+            try ArticleRecord
+                .filter(sourceIDs.contains(ArticleRecord.Columns.sourceID))
+                .order(ArticleRecord.Columns.published == nil, ArticleRecord.Columns.published.desc, ArticleRecord.Columns.firstSeen.desc)
+                .fetchAll(db)
+                .map { try $0.article() }
         }
     }
 
     public func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) async throws(StoreError) {
         try await write { db in
-            try db.execute(sql: "DELETE FROM sourceList WHERE sourceID = ?", arguments: [sourceID])
+            try SourceListRecord.filter(SourceListRecord.Columns.sourceID == sourceID).deleteAll(db)
             for (position, article) in content.articles.enumerated() {
-                try Self.upsert(article, at: date, in: db)
-                try db.execute(sql: "INSERT OR REPLACE INTO sourceList (sourceID, position, articleKey) VALUES (?, ?, ?)",
-                               arguments: [sourceID, position, article.id])
+                try ArticleRecord.upsert(article, at: date, in: db)
+                try SourceListRecord(sourceID: sourceID, position: position, articleKey: article.id).insert(db, onConflict: .replace)
             }
-            try db.execute(sql: """
-                INSERT INTO sourceState (sourceID, lastAttempt, lastSuccess, httpStatus, lastError, failingSince, etag, lastModified, title, homepage, format)
-                VALUES (?, ?, ?, NULL, NULL, NULL, ?, ?, ?, ?, ?)
-                ON CONFLICT(sourceID) DO UPDATE SET lastAttempt = excluded.lastAttempt, lastSuccess = excluded.lastSuccess,
-                    httpStatus = NULL, lastError = NULL, failingSince = NULL, etag = excluded.etag, lastModified = excluded.lastModified,
-                    title = excluded.title, homepage = excluded.homepage, format = excluded.format
-                """, arguments: [sourceID, date.timeIntervalSince1970, date.timeIntervalSince1970, content.etag, content.lastModified,
-                                 content.title, content.homepage, content.format.rawValue])
+            var state = SourceState()
+            state.lastAttempt = date
+            state.lastSuccess = date
+            state.etag = content.etag
+            state.lastModified = content.lastModified
+            state.title = content.title
+            state.homepage = content.homepage
+            state.format = content.format
+            try SourceStateRecord(sourceID: sourceID, state: state).upsert(db)
         }
     }
 
     public func recordNotModified(of sourceID: String, at date: Date) async throws(StoreError) {
         try await write { db in
-            try db.execute(sql: """
-                UPDATE sourceState SET lastAttempt = ?, lastSuccess = ?, httpStatus = 304, lastError = NULL, failingSince = NULL
-                WHERE sourceID = ?
-                """, arguments: [date.timeIntervalSince1970, date.timeIntervalSince1970, sourceID])
+            if var record = try SourceStateRecord.fetchOne(db, key: sourceID) {
+                record.lastAttempt = date
+                record.lastSuccess = date
+                record.httpStatus = 304
+                record.lastError = nil
+                record.failingSince = nil
+                try record.update(db)
+            }
             try db.execute(sql: """
                 UPDATE article SET lastSeen = ? WHERE key IN (SELECT articleKey FROM sourceList WHERE sourceID = ?)
                 """, arguments: [date.timeIntervalSince1970, sourceID])
@@ -201,21 +188,21 @@ public final class SQLiteStore: ArticleStore {
 
     public func recordFailure(of sourceID: String, error: SourceError, at date: Date) async throws(StoreError) {
         try await write { db in
-            try db.execute(sql: """
-                INSERT INTO sourceState (sourceID, lastAttempt, httpStatus, lastError, failingSince) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(sourceID) DO UPDATE SET lastAttempt = excluded.lastAttempt, httpStatus = excluded.httpStatus,
-                    lastError = excluded.lastError, failingSince = coalesce(sourceState.failingSince, excluded.failingSince)
-                """, arguments: [sourceID, date.timeIntervalSince1970, error.status, error.message, date.timeIntervalSince1970])
+            var record = try SourceStateRecord.fetchOne(db, key: sourceID) ?? SourceStateRecord(sourceID: sourceID, state: SourceState())
+            record.lastAttempt = date
+            record.httpStatus = error.status
+            record.lastError = error.message
+            if record.failingSince == nil { record.failingSince = date }
+            try record.save(db)
         }
     }
 
     public func keepSaved(_ saved: [SavedSnapshot], at date: Date) async throws(StoreError) {
         try await write { db in
-            try db.execute(sql: "DELETE FROM saved")
+            try SavedRecord.deleteAll(db)
             for item in saved {
-                try Self.upsert(item.article, at: date, in: db, touchLastSeen: false)
-                try db.execute(sql: "INSERT OR REPLACE INTO saved (entryKey, articleKey) VALUES (?, ?)",
-                               arguments: [item.entryKey, item.article.id])
+                try ArticleRecord.upsert(item.article, at: date, in: db, touchLastSeen: false)
+                try SavedRecord(entryKey: item.entryKey, articleKey: item.article.id).insert(db, onConflict: .replace)
             }
         }
     }
@@ -226,7 +213,7 @@ public final class SQLiteStore: ArticleStore {
             var found: [String: Article] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT saved.entryKey AS entryKey, article.* FROM saved JOIN article ON article.key = saved.articleKey") {
                 let entryKey: String = row["entryKey"]
-                if ids.contains(entryKey) { found[entryKey] = try Self.article(row) }
+                if ids.contains(entryKey) { found[entryKey] = try ArticleRecord(row: row).article() }
             }
             return found
         }
@@ -245,55 +232,12 @@ public final class SQLiteStore: ArticleStore {
 
     public func statistics() async throws(StoreError) -> StoreStatistics {
         let counts = try await read { db in
-            (
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM article") ?? 0,
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM sourceState") ?? 0,
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM saved") ?? 0
-            )
+            (try ArticleRecord.fetchCount(db), try SourceStateRecord.fetchCount(db), try SavedRecord.fetchCount(db))
         }
         let bytes = ["", "-wal"].reduce(0) { total, suffix in
             total + ((try? FileManager.default.attributesOfItem(atPath: path.path + suffix)[.size] as? Int) ?? 0)
         }
         return StoreStatistics(articles: counts.0, sources: counts.1, saved: counts.2, bytes: bytes)
-    }
-
-    // MARK: - Rows
-
-    private static func upsert(_ article: Article, at date: Date, in db: Database, touchLastSeen: Bool = true) throws {
-        let categories = String(decoding: try JSONEncoder().encode(article.categories), as: UTF8.self)
-        try db.execute(sql: """
-            INSERT INTO article (key, sourceID, title, summary, author, url, imageURL, published, categories, guid, firstSeen, lastSeen)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(key) DO UPDATE SET sourceID = excluded.sourceID, title = excluded.title, summary = excluded.summary,
-                author = excluded.author, url = excluded.url, imageURL = excluded.imageURL, published = excluded.published,
-                categories = excluded.categories, guid = excluded.guid,
-                lastSeen = CASE WHEN ? THEN excluded.lastSeen ELSE article.lastSeen END
-            """, arguments: [
-                article.id, article.sourceID, article.title, article.summary, article.author, article.url, article.imageURL,
-                article.published?.timeIntervalSince1970, categories, article.guid, date.timeIntervalSince1970,
-                date.timeIntervalSince1970, touchLastSeen,
-            ])
-    }
-
-    /// An article row; one whose categories are not a JSON array of strings is an error, not an
-    /// article that silently lost them.
-    private static func article(_ row: Row) throws(StoreError) -> Article {
-        let key: String = row["key"]
-        let categories: [String]
-        do {
-            categories = try JSONDecoder().decode([String].self, from: Data((row["categories"] as String? ?? "").utf8))
-        } catch {
-            throw StoreError("article \(key): its categories in the cache are not a JSON array of strings")
-        }
-        return Article(
-            id: key, sourceID: row["sourceID"], title: row["title"], summary: row["summary"],
-            author: row["author"], url: row["url"], imageURL: row["imageURL"], published: date(row["published"]),
-            categories: categories, guid: row["guid"]
-        )
-    }
-
-    private static func date(_ seconds: Double?) -> Date? {
-        seconds.map(Date.init(timeIntervalSince1970:))
     }
 
     private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
@@ -310,6 +254,140 @@ public final class SQLiteStore: ArticleStore {
         } catch {
             throw StoreError("cannot write \(path.lastPathComponent) (\(error))")
         }
+    }
+}
+
+// MARK: - Records
+
+/// The rows of the cache, as written since v1: dates as seconds since 1970 (DOUBLE), categories
+/// as a JSON array in TEXT.
+private protocol CacheRecord: Codable, FetchableRecord, PersistableRecord {}
+
+extension CacheRecord {
+    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .timeIntervalSince1970 }
+    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
+}
+
+extension SQLiteStore {
+    /// A row of `article`. Categories stay JSON text here and are decoded in `article()`, so that
+    /// a row whose categories are not a JSON array of strings is an error naming the article,
+    /// not an article that silently lost them.
+    private struct ArticleRecord: CacheRecord {
+        static let databaseTableName = "article"
+        enum Columns {
+            static let key = Column(CodingKeys.key)
+            static let sourceID = Column(CodingKeys.sourceID)
+            static let published = Column(CodingKeys.published)
+            static let firstSeen = Column(CodingKeys.firstSeen)
+            static let lastSeen = Column(CodingKeys.lastSeen)
+        }
+
+        var key: String
+        var sourceID: String
+        var title: String
+        var summary: String
+        var author: String?
+        var url: String?
+        var imageURL: String?
+        var published: Date?
+        var categories: String
+        var guid: String?
+        var firstSeen: Date
+        var lastSeen: Date
+
+        /// Inserts the article, seen first and last at `date`; or updates its data, keeping when
+        /// it was first seen, and when it was last seen too unless `touchLastSeen`.
+        static func upsert(_ article: Article, at date: Date, in db: Database, touchLastSeen: Bool = true) throws {
+            let record = ArticleRecord(
+                key: article.id, sourceID: article.sourceID, title: article.title, summary: article.summary,
+                author: article.author, url: article.url, imageURL: article.imageURL, published: article.published,
+                categories: String(decoding: try JSONEncoder().encode(article.categories), as: UTF8.self),
+                guid: article.guid, firstSeen: date, lastSeen: date
+            )
+            _ = try record.upsertAndFetch(db, onConflict: [Columns.key.name]) { _ in
+                [Columns.firstSeen.noOverwrite] + (touchLastSeen ? [] : [Columns.lastSeen.noOverwrite])
+            }
+        }
+
+        func article() throws(StoreError) -> Article {
+            let decoded: [String]
+            do {
+                decoded = try JSONDecoder().decode([String].self, from: Data(categories.utf8))
+            } catch {
+                throw StoreError("article \(key): its categories in the cache are not a JSON array of strings")
+            }
+            return Article(
+                id: key, sourceID: sourceID, title: title, summary: summary, author: author, url: url,
+                imageURL: imageURL, published: published, categories: decoded, guid: guid
+            )
+        }
+    }
+
+    /// A row of `sourceState`. The format stays text here: one this newsgen does not know reads
+    /// as none, as it always has.
+    private struct SourceStateRecord: CacheRecord {
+        static let databaseTableName = "sourceState"
+
+        var sourceID: String
+        var lastAttempt: Date?
+        var lastSuccess: Date?
+        var httpStatus: Int?
+        var lastError: String?
+        var failingSince: Date?
+        var etag: String?
+        var lastModified: String?
+        var title: String?
+        var homepage: String?
+        var format: String?
+
+        init(sourceID: String, state: SourceState) {
+            self.sourceID = sourceID
+            lastAttempt = state.lastAttempt
+            lastSuccess = state.lastSuccess
+            httpStatus = state.httpStatus
+            lastError = state.lastError
+            failingSince = state.failingSince
+            etag = state.etag
+            lastModified = state.lastModified
+            title = state.title
+            homepage = state.homepage
+            format = state.format?.rawValue
+        }
+
+        var state: SourceState {
+            var state = SourceState()
+            state.lastAttempt = lastAttempt
+            state.lastSuccess = lastSuccess
+            state.httpStatus = httpStatus
+            state.lastError = lastError
+            state.failingSince = failingSince
+            state.etag = etag
+            state.lastModified = lastModified
+            state.title = title
+            state.homepage = homepage
+            state.format = format.flatMap(FeedFormat.init(rawValue:))
+            return state
+        }
+    }
+
+    /// A row of `sourceList`: the article at `position` in a source's current list.
+    private struct SourceListRecord: CacheRecord {
+        static let databaseTableName = "sourceList"
+        enum Columns {
+            static let sourceID = Column(CodingKeys.sourceID)
+        }
+
+        var sourceID: String
+        var position: Int
+        var articleKey: String
+    }
+
+    /// A row of `saved`: the article a saved entry shows.
+    private struct SavedRecord: CacheRecord {
+        static let databaseTableName = "saved"
+
+        var entryKey: String
+        var articleKey: String
     }
 }
 
