@@ -42,14 +42,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let root = siteConfig.output
-        // HEAD answers as GET does, without the body; other methods get 405 (StaticFiles.MethodCheck).
-        let router = Router(options: .autoGenerateHeadEndpoints)
-        router.add(middleware: StaticFiles.MethodCheck())
-        router.get("/") { request, _ in StaticFiles.response(for: request.uri.path, root: root) }
-        router.get("**") { request, _ in StaticFiles.response(for: request.uri.path, root: root) }
         var serverLogger = Logger(label: "newsgen.serve") { _ in StderrLogHandler() }
         serverLogger.logLevel = .critical
         let quiet = logging.quiet
+        let router = StaticFiles.router(root: root, logger: serverLogger)
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(Listening.host, port: port)),
@@ -117,55 +113,6 @@ enum Listening {
             return "port \(port) is in use on \(host) (stop what listens there, or choose another with --port)"
         }
         return "cannot listen on \(host):\(port): \(String(cString: strerror(code)).lowercased())"
-    }
-}
-
-/// Serves files from the output folder with the content types feeds and pages need.
-enum StaticFiles {
-    static let types: [String: String] = [
-        "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
-        "rss": "application/rss+xml; charset=utf-8", "atom": "application/atom+xml; charset=utf-8",
-        "json": "application/json; charset=utf-8", "opml": "text/x-opml; charset=utf-8", "xml": "application/xml; charset=utf-8",
-        "svg": "image/svg+xml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
-        "webp": "image/webp", "ico": "image/x-icon", "txt": "text/plain; charset=utf-8",
-    ]
-
-    static let jsonFeedType = "application/feed+json; charset=utf-8"
-
-    /// Answers every method but GET and HEAD with 405 and `Allow: GET, HEAD`.
-    struct MethodCheck<Context: RequestContext>: RouterMiddleware {
-        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-            guard request.method == .get || request.method == .head else {
-                return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
-                                body: .init(byteBuffer: ByteBuffer(string: "\(request.method.rawValue) is not allowed: this is a static preview (GET and HEAD only)\n")))
-            }
-            return try await next(request, context)
-        }
-    }
-
-    /// The content type of a file of the output: the JSON Feeds under feeds/ are `application/feed+json`.
-    static func type(of path: [Substring], file: URL) -> String {
-        let pathExtension = file.pathExtension.lowercased()
-        if pathExtension == "json", path.first == "feeds" { return jsonFeedType }
-        return types[pathExtension] ?? "application/octet-stream"
-    }
-
-    static func response(for rawPath: String, root: URL) -> Response {
-        let decoded = rawPath.removingPercentEncoding ?? rawPath
-        let parts = decoded.split(separator: "/").filter { $0 != "." }
-        guard !parts.contains("..") else { return Response(status: .forbidden) }
-        var file = parts.reduce(root) { $0.appendingPathComponent(String($1)) }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            file.appendPathComponent("index.html")
-        }
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: "Not found: \(decoded)\n")))
-        }
-        let type = type(of: parts, file: file)
-        return Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }
 
