@@ -6,6 +6,7 @@ import Glibc
 import Hummingbird
 import Logging
 import NewsgenCore
+import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,33 +47,16 @@ struct ServeCommand: AsyncParsableCommand {
         serverLogger.logLevel = .critical
         let quiet = logging.quiet
         let router = StaticFiles.router(root: root, logger: serverLogger)
+        let services: [any Service] = watch ? [SiteWatcher.Rebuilding(watcher: SiteWatcher(config: siteConfig), runner: runner, quiet: quiet)] : []
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(Listening.host, port: port)),
+            services: services,
             onServerRunning: { _ in
                 if !quiet { note("serving \(root.path) on http://\(Listening.host):\(port)/ (Ctrl-C to stop)") }
             },
             logger: serverLogger
         )
-        if watch {
-            let watched = SiteWatcher(config: siteConfig)
-            Task {
-                var last = watched.snapshot()
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(1))
-                    let now = watched.snapshot()
-                    if now != last {
-                        let changed = watched.changes(from: last, to: now)
-                        last = now
-                        if !quiet { note("\(changed) changed; rebuilding") }
-                        let started = ContinuousClock.now
-                        let status = await runner.run()
-                        let seconds = String(format: "%.2f", (ContinuousClock.now - started) / .seconds(1))
-                        if !quiet { note("rebuilt in \(seconds) s (exit status \(status))") }
-                    }
-                }
-            }
-        }
         do {
             try await app.runService()
         } catch {
@@ -142,5 +126,33 @@ struct SiteWatcher: Sendable {
             times[path] = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
         }
         return times
+    }
+}
+
+extension SiteWatcher {
+    /// The `--watch` loop as a service of the server's `Application`: once a second it compares
+    /// the snapshot and rebuilds when a file changed, and it ends when the server shuts down
+    /// gracefully (Ctrl-C, SIGTERM), after the rebuild under way if there is one.
+    struct Rebuilding: Service {
+        var watcher: SiteWatcher
+        var runner: BuildRunner
+        var quiet: Bool
+
+        func run() async throws {
+            var last = watcher.snapshot()
+            while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(1)) }
+                guard !Task.isShuttingDownGracefully && !Task.isCancelled else { return }
+                let now = watcher.snapshot()
+                guard now != last else { continue }
+                let changed = watcher.changes(from: last, to: now)
+                last = now
+                if !quiet { note("\(changed) changed; rebuilding") }
+                let started = ContinuousClock.now
+                let status = await runner.run()
+                let seconds = String(format: "%.2f", (ContinuousClock.now - started) / .seconds(1))
+                if !quiet { note("rebuilt in \(seconds) s (exit status \(status))") }
+            }
+        }
     }
 }

@@ -84,6 +84,11 @@ extension CLITests {
 
     /// Runs `newsgen serve` in `site` on `port` until `body` returns.
     func withServe(_ site: URL, port: Int, _ extra: [String] = [], _ body: (Output) async throws -> Void) async throws {
+        try await withServe(site, port: port, extra) { output, _ in try await body(output) }
+    }
+
+    /// Runs `newsgen serve` in `site` on `port` until `body` returns; `body` may signal the process.
+    func withServe(_ site: URL, port: Int, _ extra: [String] = [], _ body: (Output, Process) async throws -> Void) async throws {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = ["serve", "--port", String(port), "--offline"] + extra
@@ -95,7 +100,7 @@ extension CLITests {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         defer {
-            process.terminate()
+            if process.isRunning { process.terminate() }
             process.waitUntilExit()
             err.fileHandleForReading.readabilityHandler = nil
         }
@@ -105,7 +110,7 @@ extension CLITests {
             ready = output.text.contains("serving ")
         }
         try #require(ready, "the server did not come up: \(output.text)")
-        try await body(output)
+        try await body(output, process)
     }
 
     @Test("serve: HEAD answers as GET without the body; other methods get 405 and Allow")
@@ -220,6 +225,24 @@ extension CLITests {
             let tail = try await raw("GET", path, port: port, headers: ["Range": "bytes=\(onDisk.count - 5)-"])
             #expect(tail.status == 206)
             #expect(tail.body == onDisk.suffix(5))
+        }
+    }
+
+    @Test("serve --watch stops at SIGINT or SIGTERM: the watcher ends with the server, exit status 0")
+    func serveWatchStops() async throws {
+        for signal in [SIGINT, SIGTERM] {
+            let site = try sampleSite()
+            let port = try Self.freePort()
+            try await withServe(site, port: port, ["--watch"]) { output, process in
+                kill(process.processIdentifier, signal)
+                var stopped = false
+                for _ in 0..<50 where !stopped {
+                    try await Task.sleep(for: .milliseconds(100))
+                    stopped = !process.isRunning
+                }
+                #expect(stopped, "signal \(signal): still running after 5 s: \(output.text)")
+                if stopped { #expect(process.terminationStatus == 0, "signal \(signal): \(output.text)") }
+            }
         }
     }
 }
