@@ -6,6 +6,7 @@ import Glibc
 import Hummingbird
 import Logging
 import NewsgenCore
+import ServiceLifecycle
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,41 +43,20 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let root = siteConfig.output
-        // HEAD answers as GET does, without the body; other methods get 405 (StaticFiles.MethodCheck).
-        let router = Router(options: .autoGenerateHeadEndpoints)
-        router.add(middleware: StaticFiles.MethodCheck())
-        router.get("/") { request, _ in StaticFiles.response(for: request.uri.path, root: root) }
-        router.get("**") { request, _ in StaticFiles.response(for: request.uri.path, root: root) }
         var serverLogger = Logger(label: "newsgen.serve") { _ in StderrLogHandler() }
         serverLogger.logLevel = .critical
         let quiet = logging.quiet
+        let router = StaticFiles.router(root: root, logger: serverLogger)
+        let services: [any Service] = watch ? [SiteWatcher.Rebuilding(watcher: SiteWatcher(config: siteConfig), runner: runner, quiet: quiet)] : []
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(Listening.host, port: port)),
+            services: services,
             onServerRunning: { _ in
                 if !quiet { note("serving \(root.path) on http://\(Listening.host):\(port)/ (Ctrl-C to stop)") }
             },
             logger: serverLogger
         )
-        if watch {
-            let watched = SiteWatcher(config: siteConfig)
-            Task {
-                var last = watched.snapshot()
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(1))
-                    let now = watched.snapshot()
-                    if now != last {
-                        let changed = watched.changes(from: last, to: now)
-                        last = now
-                        if !quiet { note("\(changed) changed; rebuilding") }
-                        let started = ContinuousClock.now
-                        let status = await runner.run()
-                        let seconds = String(format: "%.2f", (ContinuousClock.now - started) / .seconds(1))
-                        if !quiet { note("rebuilt in \(seconds) s (exit status \(status))") }
-                    }
-                }
-            }
-        }
         do {
             try await app.runService()
         } catch {
@@ -120,55 +100,6 @@ enum Listening {
     }
 }
 
-/// Serves files from the output folder with the content types feeds and pages need.
-enum StaticFiles {
-    static let types: [String: String] = [
-        "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
-        "rss": "application/rss+xml; charset=utf-8", "atom": "application/atom+xml; charset=utf-8",
-        "json": "application/json; charset=utf-8", "opml": "text/x-opml; charset=utf-8", "xml": "application/xml; charset=utf-8",
-        "svg": "image/svg+xml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
-        "webp": "image/webp", "ico": "image/x-icon", "txt": "text/plain; charset=utf-8",
-    ]
-
-    static let jsonFeedType = "application/feed+json; charset=utf-8"
-
-    /// Answers every method but GET and HEAD with 405 and `Allow: GET, HEAD`.
-    struct MethodCheck<Context: RequestContext>: RouterMiddleware {
-        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-            guard request.method == .get || request.method == .head else {
-                return Response(status: .methodNotAllowed, headers: [.allow: "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
-                                body: .init(byteBuffer: ByteBuffer(string: "\(request.method.rawValue) is not allowed: this is a static preview (GET and HEAD only)\n")))
-            }
-            return try await next(request, context)
-        }
-    }
-
-    /// The content type of a file of the output: the JSON Feeds under feeds/ are `application/feed+json`.
-    static func type(of path: [Substring], file: URL) -> String {
-        let pathExtension = file.pathExtension.lowercased()
-        if pathExtension == "json", path.first == "feeds" { return jsonFeedType }
-        return types[pathExtension] ?? "application/octet-stream"
-    }
-
-    static func response(for rawPath: String, root: URL) -> Response {
-        let decoded = rawPath.removingPercentEncoding ?? rawPath
-        let parts = decoded.split(separator: "/").filter { $0 != "." }
-        guard !parts.contains("..") else { return Response(status: .forbidden) }
-        var file = parts.reduce(root) { $0.appendingPathComponent(String($1)) }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            file.appendPathComponent("index.html")
-        }
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: "Not found: \(decoded)\n")))
-        }
-        let type = type(of: parts, file: file)
-        return Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-}
-
 /// The modification times of everything a build reads from disk.
 struct SiteWatcher: Sendable {
     var config: SiteConfig
@@ -195,5 +126,33 @@ struct SiteWatcher: Sendable {
             times[path] = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
         }
         return times
+    }
+}
+
+extension SiteWatcher {
+    /// The `--watch` loop as a service of the server's `Application`: once a second it compares
+    /// the snapshot and rebuilds when a file changed, and it ends when the server shuts down
+    /// gracefully (Ctrl-C, SIGTERM), after the rebuild under way if there is one.
+    struct Rebuilding: Service {
+        var watcher: SiteWatcher
+        var runner: BuildRunner
+        var quiet: Bool
+
+        func run() async throws {
+            var last = watcher.snapshot()
+            while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(1)) }
+                guard !Task.isShuttingDownGracefully && !Task.isCancelled else { return }
+                let now = watcher.snapshot()
+                guard now != last else { continue }
+                let changed = watcher.changes(from: last, to: now)
+                last = now
+                if !quiet { note("\(changed) changed; rebuilding") }
+                let started = ContinuousClock.now
+                let status = await runner.run()
+                let seconds = String(format: "%.2f", (ContinuousClock.now - started) / .seconds(1))
+                if !quiet { note("rebuilt in \(seconds) s (exit status \(status))") }
+            }
+        }
     }
 }

@@ -40,7 +40,7 @@ extension CLITests {
         var body: Data
     }
 
-    static func raw(_ method: String, _ path: String, port: Int) throws -> RawResponse {
+    static func raw(_ method: String, _ path: String, port: Int, headers: [String: String] = [:]) throws -> RawResponse {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try #require(socket >= 0)
         defer { close(socket) }
@@ -54,7 +54,8 @@ extension CLITests {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
         guard connected else { throw CocoaError(.fileReadUnknown) }
-        let request = Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+        let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+        let request = Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(extra)Content-Length: 0\r\nConnection: close\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -75,14 +76,19 @@ extension CLITests {
         return RawResponse(status: status, headers: headers, body: received[end.upperBound...])
     }
 
-    func raw(_ method: String, _ path: String, port: Int) async throws -> RawResponse {
+    func raw(_ method: String, _ path: String, port: Int, headers: [String: String] = [:]) async throws -> RawResponse {
         try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try Self.raw(method, path, port: port) }) }
+            Thread.detachNewThread { continuation.resume(with: Result { try Self.raw(method, path, port: port, headers: headers) }) }
         }
     }
 
     /// Runs `newsgen serve` in `site` on `port` until `body` returns.
     func withServe(_ site: URL, port: Int, _ extra: [String] = [], _ body: (Output) async throws -> Void) async throws {
+        try await withServe(site, port: port, extra) { output, _ in try await body(output) }
+    }
+
+    /// Runs `newsgen serve` in `site` on `port` until `body` returns; `body` may signal the process.
+    func withServe(_ site: URL, port: Int, _ extra: [String] = [], _ body: (Output, Process) async throws -> Void) async throws {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = ["serve", "--port", String(port), "--offline"] + extra
@@ -94,7 +100,7 @@ extension CLITests {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         defer {
-            process.terminate()
+            if process.isRunning { process.terminate() }
             process.waitUntilExit()
             err.fileHandleForReading.readabilityHandler = nil
         }
@@ -104,7 +110,7 @@ extension CLITests {
             ready = output.text.contains("serving ")
         }
         try #require(ready, "the server did not come up: \(output.text)")
-        try await body(output)
+        try await body(output, process)
     }
 
     @Test("serve: HEAD answers as GET without the body; other methods get 405 and Allow")
@@ -175,6 +181,68 @@ extension CLITests {
             #expect(rebuilt, "\(output.text)")
             #expect(output.text.contains("newsgen: Samples/feeds/world.xml changed; rebuilding\n"), "\(output.text)")
             #expect(!output.text.contains("warning"), "\(output.text)")
+        }
+    }
+
+    @Test("serve: a page asked for again with its ETag answers 304 Not Modified, without the page")
+    func serveConditionalGet() async throws {
+        let site = try sampleSite()
+        let port = try Self.freePort()
+        try await withServe(site, port: port) { _ in
+            for path in ["/", "/feeds/headlines.rss"] {
+                let first = try await raw("GET", path, port: port)
+                #expect(first.status == 200, "\(path)")
+                let etag = try #require(first.headers["etag"], "\(path): no ETag")
+                #expect(first.headers["last-modified"] != nil, "\(path)")
+                let again = try await raw("GET", path, port: port, headers: ["If-None-Match": etag])
+                #expect(again.status == 304, "\(path)")
+                #expect(again.body.isEmpty, "\(path)")
+                #expect(again.headers["etag"] == etag, "\(path)")
+                let stale = try await raw("GET", path, port: port, headers: ["If-None-Match": "W/\"0\""])
+                #expect(stale.status == 200, "\(path): another ETag gets the file")
+                #expect(stale.body == first.body, "\(path)")
+            }
+        }
+    }
+
+    @Test("serve: a Range request answers 206 with those bytes of the file and its Content-Range")
+    func serveRange() async throws {
+        let site = try sampleSite()
+        let port = try Self.freePort()
+        try await withServe(site, port: port) { _ in
+            let path = "/feeds/headlines.rss"
+            let onDisk = try Data(contentsOf: site.appendingPathComponent("public" + path))
+            try #require(onDisk.count > 100)
+            let whole = try await raw("GET", path, port: port)
+            #expect(whole.body == onDisk)
+            #expect(whole.headers["accept-ranges"] == "bytes")
+            let part = try await raw("GET", path, port: port, headers: ["Range": "bytes=10-49"])
+            #expect(part.status == 206)
+            #expect(part.body == onDisk[10...49])
+            #expect(part.headers["content-range"] == "bytes 10-49/\(onDisk.count)")
+            #expect(part.headers["content-length"] == "40")
+            #expect(part.headers["content-type"] == "application/rss+xml; charset=utf-8")
+            let tail = try await raw("GET", path, port: port, headers: ["Range": "bytes=\(onDisk.count - 5)-"])
+            #expect(tail.status == 206)
+            #expect(tail.body == onDisk.suffix(5))
+        }
+    }
+
+    @Test("serve --watch stops at SIGINT or SIGTERM: the watcher ends with the server, exit status 0")
+    func serveWatchStops() async throws {
+        for signal in [SIGINT, SIGTERM] {
+            let site = try sampleSite()
+            let port = try Self.freePort()
+            try await withServe(site, port: port, ["--watch"]) { output, process in
+                kill(process.processIdentifier, signal)
+                var stopped = false
+                for _ in 0..<50 where !stopped {
+                    try await Task.sleep(for: .milliseconds(100))
+                    stopped = !process.isRunning
+                }
+                #expect(stopped, "signal \(signal): still running after 5 s: \(output.text)")
+                if stopped { #expect(process.terminationStatus == 0, "signal \(signal): \(output.text)") }
+            }
         }
     }
 }
