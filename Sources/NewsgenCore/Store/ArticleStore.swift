@@ -15,6 +15,37 @@ public struct SourceState: Sendable, Hashable, Codable {
     public var format: FeedFormat?
 
     public init() {}
+
+    /// After a successful fetch: fresh, no error, the validators and the source's own details.
+    mutating func recordSuccess(_ content: SourceContent, at date: Date) {
+        lastAttempt = date
+        lastSuccess = date
+        httpStatus = nil
+        lastError = nil
+        failingSince = nil
+        etag = content.etag
+        lastModified = content.lastModified
+        title = content.title
+        homepage = content.homepage
+        format = content.format
+    }
+
+    /// After a 304: as fresh as a success, the cached articles still current.
+    mutating func recordNotModified(at date: Date) {
+        lastAttempt = date
+        lastSuccess = date
+        httpStatus = 304
+        lastError = nil
+        failingSince = nil
+    }
+
+    /// After a failed fetch: the error, and since when the source has been failing.
+    mutating func recordFailure(_ error: SourceError, at date: Date) {
+        lastAttempt = date
+        httpStatus = error.status
+        lastError = error.message
+        if failingSince == nil { failingSince = date }
+    }
 }
 
 /// Why the store could not do its work.
@@ -75,37 +106,16 @@ public actor MemoryStore: ArticleStore {
     }
 
     public func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) throws(StoreError) {
-        var state = states[sourceID] ?? SourceState()
-        state.lastAttempt = date
-        state.lastSuccess = date
-        state.httpStatus = nil
-        state.lastError = nil
-        state.failingSince = nil
-        state.etag = content.etag
-        state.lastModified = content.lastModified
-        state.title = content.title
-        state.homepage = content.homepage
-        state.format = content.format
-        states[sourceID] = state
+        states[sourceID, default: SourceState()].recordSuccess(content, at: date)
         lists[sourceID] = content.articles
     }
 
     public func recordNotModified(of sourceID: String, at date: Date) throws(StoreError) {
-        var state = states[sourceID] ?? SourceState()
-        state.lastAttempt = date
-        state.lastSuccess = date
-        state.lastError = nil
-        state.failingSince = nil
-        states[sourceID] = state
+        states[sourceID, default: SourceState()].recordNotModified(at: date)
     }
 
     public func recordFailure(of sourceID: String, error: SourceError, at date: Date) throws(StoreError) {
-        var state = states[sourceID] ?? SourceState()
-        state.lastAttempt = date
-        state.httpStatus = error.status
-        state.lastError = error.message
-        if state.failingSince == nil { state.failingSince = date }
-        states[sourceID] = state
+        states[sourceID, default: SourceState()].recordFailure(error, at: date)
     }
 
     public func keepSaved(_ saved: [SavedSnapshot], at date: Date) throws(StoreError) {

@@ -159,26 +159,17 @@ public final class SQLiteStore: ArticleStore {
                 try SourceListRecord(sourceID: sourceID, position: position, articleKey: article.id).insert(db, onConflict: .replace)
             }
             var state = SourceState()
-            state.lastAttempt = date
-            state.lastSuccess = date
-            state.etag = content.etag
-            state.lastModified = content.lastModified
-            state.title = content.title
-            state.homepage = content.homepage
-            state.format = content.format
+            state.recordSuccess(content, at: date)
             try SourceStateRecord(sourceID: sourceID, state: state).upsert(db)
         }
     }
 
     public func recordNotModified(of sourceID: String, at date: Date) async throws(StoreError) {
         try await write { db in
-            if var record = try SourceStateRecord.fetchOne(db, key: sourceID) {
-                record.lastAttempt = date
-                record.lastSuccess = date
-                record.httpStatus = 304
-                record.lastError = nil
-                record.failingSince = nil
-                try record.update(db)
+            if let record = try SourceStateRecord.fetchOne(db, key: sourceID) {
+                var state = record.state
+                state.recordNotModified(at: date)
+                try SourceStateRecord(sourceID: sourceID, state: state).update(db)
             }
             try db.execute(sql: """
                 UPDATE article SET lastSeen = ? WHERE key IN (SELECT articleKey FROM sourceList WHERE sourceID = ?)
@@ -188,12 +179,9 @@ public final class SQLiteStore: ArticleStore {
 
     public func recordFailure(of sourceID: String, error: SourceError, at date: Date) async throws(StoreError) {
         try await write { db in
-            var record = try SourceStateRecord.fetchOne(db, key: sourceID) ?? SourceStateRecord(sourceID: sourceID, state: SourceState())
-            record.lastAttempt = date
-            record.httpStatus = error.status
-            record.lastError = error.message
-            if record.failingSince == nil { record.failingSince = date }
-            try record.save(db)
+            var state = try SourceStateRecord.fetchOne(db, key: sourceID)?.state ?? SourceState()
+            state.recordFailure(error, at: date)
+            try SourceStateRecord(sourceID: sourceID, state: state).save(db)
         }
     }
 
