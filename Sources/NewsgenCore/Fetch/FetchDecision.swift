@@ -104,7 +104,7 @@ enum FetchDecision: Sendable, Hashable {
                 // Without its provider (no NewsAPI key), the one line for all its sources says why.
                 fallback = Unavailable(since: state?.failingSince ?? state?.lastSuccess, error: skip.reason, cause: .skipped(skip))
             } else {
-                let reason = FetchStage.offlineReason(state: state, now: now, maxCacheAgeDays: options.maxCacheAgeDays)
+                let reason = offlineReason(state: state, now: now, maxCacheAgeDays: options.maxCacheAgeDays)
                 fallback = Unavailable(since: state?.failingSince ?? state?.lastSuccess, error: reason, cause: .warning)
             }
             return lastSuccess.map { .cached(lastSuccess: $0, because: .offline, otherwise: fallback) } ?? .unavailable(fallback)
@@ -149,6 +149,22 @@ enum FetchDecision: Sendable, Hashable {
     private static func usableSuccess(_ state: SourceState?, now: Date, options: Options) -> Date? {
         guard let lastSuccess = state?.lastSuccess, now.timeIntervalSince(lastSuccess) < options.maximumAge else { return nil }
         return lastSuccess
+    }
+
+    /// Why `--offline` shows nothing for a source: it never succeeded, or its last success is
+    /// older than maxCacheAgeDays, or that success left no articles in the cache.
+    static func offlineReason(state: SourceState?, now: Date, maxCacheAgeDays: Int) -> String {
+        guard let lastSuccess = state?.lastSuccess else {
+            if state?.lastAttempt == nil {
+                return "offline, and it has never been fetched (run a build without --offline first)"
+            }
+            return "offline, and no fetch of it has succeeded yet (run a build without --offline once it answers)"
+        }
+        let days = Int(now.timeIntervalSince(lastSuccess) / 86_400)
+        if now.timeIntervalSince(lastSuccess) >= TimeInterval(maxCacheAgeDays) * 86_400 {
+            return "offline, and it was last fetched \(days) day\(days == 1 ? "" : "s") ago, older than maxCacheAgeDays (\(maxCacheAgeDays))"
+        }
+        return "offline, and its last fetch (\(Dates.readable(lastSuccess))) left no articles in the cache"
     }
 
     static func missingProviderReason(_ source: SourceConfig) -> String {

@@ -118,22 +118,6 @@ struct FetchStage: Sendable {
         }
     }
 
-    /// Why `--offline` shows nothing for a source: it never succeeded, or its last success is
-    /// older than maxCacheAgeDays, or that success left no articles in the cache.
-    static func offlineReason(state: SourceState?, now: Date, maxCacheAgeDays: Int) -> String {
-        guard let lastSuccess = state?.lastSuccess else {
-            if state?.lastAttempt == nil {
-                return "offline, and it has never been fetched (run a build without --offline first)"
-            }
-            return "offline, and no fetch of it has succeeded yet (run a build without --offline once it answers)"
-        }
-        let days = Int(now.timeIntervalSince(lastSuccess) / 86_400)
-        if now.timeIntervalSince(lastSuccess) >= TimeInterval(maxCacheAgeDays) * 86_400 {
-            return "offline, and it was last fetched \(days) day\(days == 1 ? "" : "s") ago, older than maxCacheAgeDays (\(maxCacheAgeDays))"
-        }
-        return "offline, and its last fetch (\(Dates.readable(lastSuccess))) left no articles in the cache"
-    }
-
     static func nominalFormat(_ source: SourceConfig) -> FeedFormat? {
         switch source.kind {
         case .newsapi: .newsAPI

@@ -84,7 +84,7 @@ struct FetchDecisionTests {
         Case(name: "offline, fetched 2 days ago: the cache, as fresh",
              state: state(success: ago(days: 2)), offline: true,
              expected: .cached(lastSuccess: ago(days: 2), because: .offline, otherwise: .init(
-                since: ago(days: 2), error: FetchStage.offlineReason(state: state(success: ago(days: 2)), now: now, maxCacheAgeDays: 7), cause: .warning))),
+                since: ago(days: 2), error: FetchDecision.offlineReason(state: state(success: ago(days: 2)), now: now, maxCacheAgeDays: 7), cause: .warning))),
         Case(name: "offline, never fetched: unavailable, says to build online first",
              state: nil, offline: true,
              expected: .unavailable(.init(since: nil, error: "offline, and it has never been fetched (run a build without --offline first)", cause: .warning))),
