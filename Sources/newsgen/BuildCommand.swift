@@ -43,7 +43,7 @@ struct BuildRunner: Sendable {
     var wait = false
     var logger: Logger
 
-    /// The build's exit status (0, 3 or 1).
+    /// Reads the configuration afresh, then builds; the build's exit status (0, 3 or 1).
     func run() async -> Int32 {
         let config: SiteConfig
         do {
@@ -52,6 +52,11 @@ struct BuildRunner: Sendable {
             logger.error("\(error)")
             return 1
         }
+        return await run(config)
+    }
+
+    /// Builds with a configuration already read; the build's exit status (0, 3 or 1).
+    func run(_ config: SiteConfig) async -> Int32 {
         do {
             let report = try await Build.runStandard(config: config, options: .init(offline: offline, refresh: refresh),
                                                      waitForLock: wait, logger: logger)

@@ -38,7 +38,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let problem = Listening.problem(port: port) { throw CommandFailure(problem) }
         let runner = BuildRunner(site: site, offline: offline, wait: true, logger: logger)
         let siteConfig = try runner.loadConfig()
-        let status = await runner.run()
+        let status = await runner.run(siteConfig)
         if status == 1 && !FileManager.default.fileExists(atPath: siteConfig.output.path) {
             throw ExitCode(1)
         }
