@@ -85,7 +85,7 @@ struct TemplateSet: Sendable {
             }
         }
         self.assets = assets
-        try check(texts: texts, sources: sources, location: { folder.appendingPathComponent($0).path })
+        try check(sources: sources, location: { folder.appendingPathComponent($0).path })
     }
 
     /// The default theme built into newsgen (the EmbedFiles plugin embeds Templates/).
@@ -105,7 +105,7 @@ struct TemplateSet: Sendable {
             origin: "the built-in theme", library: library,
             assets: DefaultTheme.assets.sorted { $0.key < $1.key }.map { OutputFile("assets/" + $0.key, $0.value) }
         )
-        try set.check(texts: texts, sources: sources, location: location)
+        try set.check(sources: sources, location: location)
         return set
     }
 
@@ -131,22 +131,17 @@ struct TemplateSet: Sendable {
     /// render a missing one as nothing, so a theme that names one is broken, and says where.
     /// Then each template's own markup is well-formed, and every name a page template uses is
     /// one its page model provides: both would otherwise show only on rendered pages.
-    private func check(texts: [String: String], sources: [String: TemplateSource], location: (String) -> String) throws(TemplateError) {
+    private func check(sources: [String: TemplateSource], location: (String) -> String) throws(TemplateError) {
         for name in Self.required where library.getTemplate(named: name) == nil {
             throw TemplateError(location(name + ".mustache"), "missing; every theme needs \(Self.required.map { $0 + ".mustache" }.joined(separator: ", "))")
         }
-        let pattern = /\{\{\s*[<>]\s*([^\s}]+)\s*\}\}/
-        for (file, text) in texts.sorted(by: { $0.key < $1.key }) {
-            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                for match in line.matches(of: pattern) {
-                    let name = String(match.output.1)
-                    if library.getTemplate(named: name) == nil {
-                        throw TemplateError(location(file), at: (index + 1, 0), "names the partial \"\(name)\", but there is no \(name).mustache")
-                    }
-                }
+        let ordered = sources.values.sorted { $0.location < $1.location }
+        for source in ordered {
+            for tag in source.tags where [.partial, .parent].contains(tag.kind) && library.getTemplate(named: tag.name) == nil {
+                throw TemplateError(source.location, at: (tag.position.line, 0), "names the partial \"\(tag.name)\", but there is no \(tag.name).mustache")
             }
         }
-        for (_, source) in sources.sorted(by: { $0.key < $1.key }) {
+        for source in ordered {
             try TemplateMarkup.check(source)
         }
         try TemplateNames(sources: sources, models: SiteRenderer.pageModels).check()
