@@ -1,12 +1,15 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// Every library layer imports its dependencies internally unless it says `public import`:
+/// a layer's API shows only the layers below it that it means to.
+let layer: [SwiftSetting] = [.enableUpcomingFeature("InternalImportsByDefault")]
+
 let package = Package(
     name: "newsgen",
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "newsgen", targets: ["newsgen"]),
-        .library(name: "NewsgenCore", targets: ["NewsgenCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -19,24 +22,82 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
+        // The layers, lowest first. Each depends only on layers above it in this list, so a cycle
+        // is a compile error, and imports them internally unless its API shows their types:
+        //
+        //   NewsgenModel     values: articles, sources, reports, dates, language tags, text
+        //   NewsgenXML       ← Model                  the libxml2 wrapper, XMLWriter, the JSON tree
+        //   NewsgenConfig    ← Model, XML             site.json and saved.json
+        //   NewsgenFetch     ← Model, XML, Config     HTTP with retry, providers, feed readers
+        //   NewsgenStore     ← Model                  the SQLite cache
+        //   NewsgenRender    ← Model, XML, Config     page models, templates, feed writers
+        //   NewsgenValidate  ← Model, XML             libxml2 checks of every output file
+        //   NewsgenBuild     ← all of the above       the stages, the build, the lock, publishing
+        //   newsgen (CLI)    ← Build, and the layers whose values its commands print
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
         .systemLibrary(name: "CNewsgenShims"),
+        // Value types: articles, sources, dates, language tags, text, slugs, URLs.
         .target(
-            name: "NewsgenCore",
+            name: "NewsgenModel",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: layer
+        ),
+        // The one libxml2 wrapper, the XML writer, the one JSON tree.
+        .target(name: "NewsgenXML", dependencies: ["NewsgenModel", "CLibXML2"], swiftSettings: layer),
+        // site.json and saved.json: reading, checking, editing.
+        .target(name: "NewsgenConfig", dependencies: ["NewsgenModel", "NewsgenXML"], swiftSettings: layer),
+        // HTTP with retry, the providers (feeds, NewsAPI, JSON news), the feed readers.
+        .target(
+            name: "NewsgenFetch",
             dependencies: [
-                "CLibXML2",
-                "CNewsgenShims",
+                "NewsgenModel", "NewsgenXML", "NewsgenConfig",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            swiftSettings: layer
+        ),
+        // The article cache on SQLite.
+        .target(
+            name: "NewsgenStore",
+            dependencies: [
+                "NewsgenModel",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
-            exclude: ["Validate/Schemas"],
+            swiftSettings: layer
+        ),
+        // Page models, Mustache templates (the default theme embedded), feed writers.
+        .target(
+            name: "NewsgenRender",
+            dependencies: [
+                "NewsgenModel", "NewsgenXML", "NewsgenConfig",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            swiftSettings: layer,
             plugins: ["EmbedFiles"]
+        ),
+        // libxml2 checks of every output file against the embedded RELAX NG schemas and rules.
+        .target(
+            name: "NewsgenValidate",
+            dependencies: ["NewsgenModel", "NewsgenXML"],
+            exclude: ["Schemas"],
+            swiftSettings: layer,
+            plugins: ["EmbedFiles"]
+        ),
+        // The stages as values, the build, its assembly, the lock and the publisher.
+        .target(
+            name: "NewsgenBuild",
+            dependencies: [
+                "NewsgenModel", "NewsgenXML", "NewsgenConfig", "NewsgenFetch", "NewsgenStore",
+                "NewsgenRender", "NewsgenValidate", "CNewsgenShims",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: layer
         ),
         // Templates/ and the .rng schemas, embedded into the binary at build time.
         .executableTarget(name: "EmbedFilesTool", path: "Plugins/EmbedFilesTool"),
@@ -44,30 +105,81 @@ let package = Package(
         .executableTarget(
             name: "newsgen",
             dependencies: [
-                "NewsgenCore",
+                "NewsgenModel", "NewsgenConfig", "NewsgenFetch", "NewsgenValidate", "NewsgenBuild",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(
-            name: "NewsgenCoreTests",
+        // Helpers the test targets share: temporary folders, loopback servers, fixtures, the
+        // feedparser corpus, NewsAPI stand-ins.
+        .target(
+            name: "NewsgenTestSupport",
             dependencies: [
-                "NewsgenCore",
+                "NewsgenModel", "NewsgenConfig", "NewsgenFetch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Fixtures")]
+            path: "Tests/NewsgenTestSupport",
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "NewsgenModelTests",
+            dependencies: [
+                "NewsgenModel", "NewsgenTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "NewsgenXMLTests",
+            dependencies: ["NewsgenXML"]
+        ),
+        .testTarget(
+            name: "NewsgenConfigTests",
+            dependencies: [
+                "NewsgenModel", "NewsgenConfig", "NewsgenTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "NewsgenFetchTests",
+            dependencies: [
+                "NewsgenModel", "NewsgenConfig", "NewsgenFetch", "NewsgenTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "NewsgenStoreTests",
+            dependencies: [
+                "NewsgenModel", "NewsgenStore", "NewsgenTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "NewsgenRenderTests",
+            dependencies: [
+                "NewsgenRender",
+            ]
+        ),
+        .testTarget(
+            name: "NewsgenValidateTests",
+            dependencies: [
+                "NewsgenXML", "NewsgenRender", "NewsgenValidate", "NewsgenTestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "NewsgenBuildTests",
+            dependencies: [
+                "NewsgenModel", "NewsgenXML", "NewsgenConfig", "NewsgenFetch", "NewsgenStore", "NewsgenRender", "NewsgenValidate", "NewsgenBuild", "NewsgenTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "newsgenTests",
             dependencies: [
-                "newsgen",
-                "NewsgenCore",
+                "newsgen", "NewsgenBuild", "NewsgenTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
     ]

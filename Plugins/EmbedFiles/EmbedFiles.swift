@@ -3,22 +3,23 @@ import PackagePlugin
 
 /// Embeds text files into the target as string constants at build time, so that the binary
 /// stands alone (a release binary copied to /usr/local/bin has no resource bundle) while the
-/// files stay the only copy, in the form their own tools read: the default theme (`Templates/`)
-/// and the RELAX NG schemas (`Validate/Schemas/*.rng`).
+/// files stay the only copy, in the form their own tools read: the default theme (`Templates/`,
+/// into NewsgenRender) and the RELAX NG schemas (`Schemas/*.rng`, into NewsgenValidate).
 @main
 struct EmbedFiles: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        let groups = [
-            ("theme", context.package.directoryURL.appending(path: "Templates")),
-            ("schemas", target.directoryURL.appending(path: "Validate/Schemas")),
-        ]
+        let groups: [(name: String, folder: URL)] = switch target.name {
+        case "NewsgenRender": [("theme", context.package.directoryURL.appending(path: "Templates"))]
+        case "NewsgenValidate": [("schemas", target.directoryURL.appending(path: "Schemas"))]
+        default: throw EmbedFilesError(target: target.name)
+        }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedFiles.swift")
         return [
             .buildCommand(
-                displayName: "Embedding the theme and the schemas into \(target.name)",
+                displayName: "Embedding \(groups.map(\.name).joined(separator: " and ")) into \(target.name)",
                 executable: try context.tool(named: "EmbedFilesTool").url,
-                arguments: [output.path(percentEncoded: false)] + groups.map { "\($0.0)=\($0.1.path(percentEncoded: false))" },
-                inputFiles: groups.flatMap { files(below: $0.1) },
+                arguments: [output.path(percentEncoded: false)] + groups.map { "\($0.name)=\($0.folder.path(percentEncoded: false))" },
+                inputFiles: groups.flatMap { files(below: $0.folder) },
                 outputFiles: [output]
             )
         ]
@@ -33,4 +34,9 @@ struct EmbedFiles: BuildToolPlugin {
             (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
         }
     }
+}
+
+struct EmbedFilesError: Error, CustomStringConvertible {
+    var target: String
+    var description: String { "EmbedFiles knows no files to embed into the target \(target)." }
 }

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import Logging
-import NewsgenCore
+import NewsgenConfig
+import NewsgenBuild
 
 struct BuildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import NewsgenCore
+import NewsgenModel
 
 @main
 struct Newsgen: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import NewsgenCore
+import NewsgenModel
+import NewsgenConfig
 
 struct SavedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,8 +5,9 @@ import Glibc
 #endif
 import Hummingbird
 import Logging
-import NewsgenCore
 import ServiceLifecycle
+import NewsgenConfig
+import NewsgenBuild
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

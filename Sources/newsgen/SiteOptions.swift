@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import NewsgenCore
+import NewsgenConfig
 
 /// `--config`, which every command that reads a site shares.
 struct SiteOptions: ParsableArguments {

@@ -1,7 +1,9 @@
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
-import NewsgenCore
+import NewsgenModel
+import NewsgenConfig
+import NewsgenFetch
 
 struct SourcesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

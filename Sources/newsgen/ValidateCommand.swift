@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import NewsgenCore
+import NewsgenValidate
 
 struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

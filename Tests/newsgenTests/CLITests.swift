@@ -2,13 +2,14 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import NewsgenCore
+import NewsgenBuild
+import NewsgenTestSupport
 import Testing
 
 /// The `newsgen` binary as a user (or cron) runs it: exit statuses, output, and the lock.
 @Suite("newsgen command line")
 struct CLITests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = TestSupport.repository
 
     /// The binary SwiftPM built next to this test bundle.
     static var binary: URL {
@@ -59,15 +60,9 @@ struct CLITests {
         return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
-    func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("newsgen-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// A copy of the repository's sample site (site.json, Samples, Templates) in its own folder.
     func sampleSite() throws -> URL {
-        let folder = try temporaryFolder()
+        let folder = try TestSupport.temporaryFolder()
         for item in ["site.json", "Samples", "Templates"] {
             try FileManager.default.copyItem(at: Self.repository.appendingPathComponent(item), to: folder.appendingPathComponent(item))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import NewsgenTestSupport
 import Testing
 
 /// Errors a person can act on (issue 8): one line that says what is wrong and what to do,
@@ -7,7 +8,7 @@ extension CLITests {
     @Test("validate on a missing path, a file and an empty folder: one error line, exit 1, no usage, in both formats",
           arguments: ["text", "json"])
     func validateNothing(format: String) async throws {
-        let folder = try temporaryFolder()
+        let folder = try TestSupport.temporaryFolder()
         try "{}".write(to: folder.appendingPathComponent("site.json"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("empty"), withIntermediateDirectories: true)
         let cases = [
@@ -84,7 +85,7 @@ extension CLITests {
 extension CLITests {
     @Test("every command that reads a site says the same one line for a --config that does not exist")
     func missingConfigEverywhere() async throws {
-        let folder = try temporaryFolder()
+        let folder = try TestSupport.temporaryFolder()
         for command in [["build"], ["serve", "--port", "1"], ["saved", "list"], ["sources"]] {
             let run = try await newsgen(command + ["--config", "nope.json"], in: folder)
             #expect(run.status == 1, "\(command): \(run.stderr)")

@@ -1,21 +1,9 @@
 import Foundation
+import NewsgenTestSupport
 import Testing
 
 /// What a user typing the wrong folder must never lose: real `newsgen` processes over real folders.
 extension CLITests {
-    /// Every file below `folder`, relative, with its bytes.
-    func snapshot(_ folder: URL) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        for path in FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [] {
-            let url = folder.appendingPathComponent(path)
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files[path] = try Data(contentsOf: url)
-            }
-        }
-        return files
-    }
-
     /// The sample site with a file of the user's beside it, as the first build would find it.
     func projectFolder() throws -> URL {
         let site = try sampleSite()
@@ -27,14 +15,14 @@ extension CLITests {
     func outputIsProjectFolder() async throws {
         let site = try projectFolder()
         let parent = site.deletingLastPathComponent()
-        let before = try snapshot(site)
+        let before = try TestSupport.fileBytes(below: site)
         for output in [".", "..", "Samples", "Templates", "Templates/out"] {
             let run = try await newsgen(["build", "--offline", "-o", output], in: site)
             #expect(run.status == 1, "-o \(output): \(run.stderr)")
             let lines = run.stderr.split(separator: "\n")
             #expect(lines.count == 1, "-o \(output): \(run.stderr)")
             #expect(run.stderr.hasPrefix("newsgen: error: site.json: --output: "), "-o \(output): \(run.stderr)")
-            #expect(try snapshot(site) == before, "-o \(output) changed the project folder")
+            #expect(try TestSupport.fileBytes(below: site) == before, "-o \(output) changed the project folder")
         }
         #expect(FileManager.default.fileExists(atPath: parent.path))
         #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("public").path), "nothing was built")
@@ -46,12 +34,12 @@ extension CLITests {
         let configFile = site.appendingPathComponent("site.json")
         let config = try String(contentsOf: configFile, encoding: .utf8)
         try config.replacingOccurrences(of: #""output": "public""#, with: #""output": "Samples""#).write(to: configFile, atomically: true, encoding: .utf8)
-        let before = try snapshot(site)
+        let before = try TestSupport.fileBytes(below: site)
         let run = try await newsgen(["build", "--offline"], in: site)
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("newsgen: error: site.json: output: "), "\(run.stderr)")
         #expect(run.stderr.contains("contains saved (\(site.path)/Samples/saved.json)"), "\(run.stderr)")
-        #expect(try snapshot(site) == before)
+        #expect(try TestSupport.fileBytes(below: site) == before)
     }
 
     @Test("an output folder holding the user's files is refused with exit 1; once empty, it builds")
@@ -75,7 +63,7 @@ extension CLITests {
 
     @Test("saved add into a missing folder is an error and creates nothing")
     func savedAddMissingFolder() async throws {
-        let root = try temporaryFolder()
+        let root = try TestSupport.temporaryFolder()
         let file = root.appendingPathComponent("missing/dir/x.json")
         let run = try await newsgen(["saved", "add", "https://example.com/story", "--file", file.path], in: root)
         #expect(run.status == 1)
@@ -86,7 +74,7 @@ extension CLITests {
 
     @Test("saved list and remove warn about a --file that does not exist, as build does")
     func savedListMissingFile() async throws {
-        let root = try temporaryFolder()
+        let root = try TestSupport.temporaryFolder()
         let list = try await newsgen(["saved", "list", "--file", "typo.json"], in: root)
         #expect(list.status == 0)
         #expect(list.stderr == "newsgen: warning: \(root.path)/typo.json: saved file not found; its lists are empty\n", "\(list.stderr)")
@@ -98,7 +86,7 @@ extension CLITests {
 
     @Test("saved list and add warn about an entry a build would skip, name it, and keep the rest")
     func savedBadEntry() async throws {
-        let root = try temporaryFolder()
+        let root = try TestSupport.temporaryFolder()
         let file = root.appendingPathComponent("saved.json")
         try Data(#"{"favorites": [{"url": "not a url"}, {"url": "https://example.com/good", "title": "Good"}]}"#.utf8).write(to: file)
         let list = try await newsgen(["saved", "list", "--file", "saved.json"], in: root)

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import NewsgenTestSupport
 import Testing
 
 /// `newsgen serve` as a person previews a site with it: methods, content types, a busy port, --watch.
@@ -12,24 +13,6 @@ extension CLITests {
         private var data = Data()
         func append(_ more: Data) { lock.withLock { data.append(more) } }
         var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
-    }
-
-    /// A port nothing listens on now: bound by the kernel's choice, then closed.
-    static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(socket >= 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
-            }
-        }
-        try #require(bound)
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// One HTTP/1.1 exchange over a plain socket, so that a HEAD answer's bytes are seen exactly:
@@ -116,7 +99,7 @@ extension CLITests {
     @Test("serve: HEAD answers as GET without the body; other methods get 405 and Allow")
     func serveMethods() async throws {
         let site = try sampleSite()
-        let port = try Self.freePort()
+        let port = try TestSupport.closedPort()
         try await withServe(site, port: port) { _ in
             for path in ["/", "/feeds/headlines.rss", "/feeds/headlines.json", "/nowhere"] {
                 let get = try await raw("GET", path, port: port)
@@ -140,7 +123,7 @@ extension CLITests {
     @Test("serve: JSON Feeds are application/feed+json; other JSON stays application/json")
     func serveJSONFeed() async throws {
         let site = try sampleSite()
-        let port = try Self.freePort()
+        let port = try TestSupport.closedPort()
         try await withServe(site, port: port) { _ in
             let headlines = try await raw("GET", "/feeds/headlines.json", port: port)
             let source = try await raw("GET", "/feeds/sources/meridian-world.json", port: port)
@@ -155,7 +138,7 @@ extension CLITests {
     @Test("serve on a port in use: one error line naming the port, exit 1, no build")
     func servePortInUse() async throws {
         let site = try sampleSite()
-        let port = try Self.freePort()
+        let port = try TestSupport.closedPort()
         try await withServe(site, port: port) { _ in
             let second = try await newsgen(["serve", "--port", String(port), "--offline"], in: site)
             #expect(second.status == 1)
@@ -166,7 +149,7 @@ extension CLITests {
     @Test("serve --watch: a change is rebuilt and reported as information, not as a warning")
     func serveWatch() async throws {
         let site = try sampleSite()
-        let port = try Self.freePort()
+        let port = try TestSupport.closedPort()
         try await withServe(site, port: port, ["--watch"]) { output in
             try await Task.sleep(for: .milliseconds(1500))
             let feed = site.appendingPathComponent("Samples/feeds/world.xml")
@@ -187,7 +170,7 @@ extension CLITests {
     @Test("serve: a page asked for again with its ETag answers 304 Not Modified, without the page")
     func serveConditionalGet() async throws {
         let site = try sampleSite()
-        let port = try Self.freePort()
+        let port = try TestSupport.closedPort()
         try await withServe(site, port: port) { _ in
             for path in ["/", "/feeds/headlines.rss"] {
                 let first = try await raw("GET", path, port: port)
@@ -208,7 +191,7 @@ extension CLITests {
     @Test("serve: a Range request answers 206 with those bytes of the file and its Content-Range")
     func serveRange() async throws {
         let site = try sampleSite()
-        let port = try Self.freePort()
+        let port = try TestSupport.closedPort()
         try await withServe(site, port: port) { _ in
             let path = "/feeds/headlines.rss"
             let onDisk = try Data(contentsOf: site.appendingPathComponent("public" + path))
@@ -232,7 +215,7 @@ extension CLITests {
     func serveWatchStops() async throws {
         for signal in [SIGINT, SIGTERM] {
             let site = try sampleSite()
-            let port = try Self.freePort()
+            let port = try TestSupport.closedPort()
             try await withServe(site, port: port, ["--watch"]) { output, process in
                 kill(process.processIdentifier, signal)
                 var stopped = false

@@ -1,39 +1,27 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import NewsgenTestSupport
 import Testing
 
 /// `newsgen sources` against a loopback NewsAPI named by site.json's newsapi.baseURL.
 extension CLITests {
     static let key = "nk-cli-5e8d2f71-test"
-    static let fixtures = repository.appendingPathComponent("Tests/NewsgenCoreTests/Fixtures/newsapi")
-
-    /// Requests the fake NewsAPI received: the query and the X-Api-Key header.
-    final class Requests: @unchecked Sendable {
-        private let lock = NSLock()
-        private var entries: [(uri: String, key: String?)] = []
-        func record(_ request: Request) { lock.withLock { entries.append((request.uri.description, request.headers.first { $0.name.canonicalName == "x-api-key" }?.value)) } }
-        var all: [(uri: String, key: String?)] { lock.withLock { entries } }
-    }
 
     /// A site folder whose site.json points newsapi.baseURL at `server`, and a fake NewsAPI there.
-    func withSourcesServer(status: Int = 200, _ body: @Sendable (URL, Requests) async throws -> Void) async throws {
-        let list = try Data(contentsOf: Self.fixtures.appendingPathComponent("sources.json"))
-        let requests = Requests()
-        let router = Router()
-        router.get("v2/top-headlines/sources") { request, _ in
-            requests.record(request)
-            if status != 200 {
-                let error = #"{"status": "error", "code": "apiKeyInvalid", "message": "Your API key is invalid or incorrect."}"#
-                return Response(status: .init(code: status), body: .init(byteBuffer: ByteBuffer(string: error)))
+    func withSourcesServer(status: Int = 200, _ body: @Sendable (URL, RequestLog) async throws -> Void) async throws {
+        let list = try TestSupport.fixture("newsapi/sources.json")
+        let requests = RequestLog()
+        try await withTestServer({ router in
+            router.get("v2/top-headlines/sources") { request, _ in
+                requests.record(request)
+                if status != 200 {
+                    return Response.newsAPIError("apiKeyInvalid", "Your API key is invalid or incorrect.", status: status)
+                }
+                return Response.json(list)
             }
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: list)))
-        }
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
-        try await app.test(.live) { client in
-            let port = try #require(client.port)
-            let site = try temporaryFolder()
-            try #"{"newsapi": {"baseURL": "http://127.0.0.1:\#(port)/v2"}, "sources": []}"#
+        }) { server in
+            let site = try TestSupport.temporaryFolder()
+            try #"{"newsapi": {"baseURL": "\#(server.absoluteString)/v2"}, "sources": []}"#
                 .write(to: site.appendingPathComponent("site.json"), atomically: true, encoding: .utf8)
             try await body(site, requests)
         }
@@ -55,7 +43,7 @@ extension CLITests {
                 """)
             #expect(requests.all.count == 1)
             #expect(requests.all.first?.uri == "/v2/top-headlines/sources?language=en")
-            #expect(requests.all.first?.key == Self.key)
+            #expect(requests.all.first?.headers["x-api-key"] == Self.key)
 
             let business = try await newsgen(["sources", "--category", "business"], in: site, environment: ["NEWS_API_KEY": Self.key])
             #expect(business.status == 0)

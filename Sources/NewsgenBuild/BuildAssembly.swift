@@ -1,0 +1,61 @@
+import AsyncHTTPClient
+import Foundation
+public import Logging
+public import NewsgenConfig
+import NewsgenFetch
+import NewsgenStore
+
+extension Build {
+    /// One build with the real parts wired together, as `newsgen build` and `serve` run it: the
+    /// lock beside the cache (waiting for another build only with `waitForLock`), the SQLite
+    /// cache, HTTP clients (none under `--offline`), every provider and NewsAPI's list of sources.
+    /// The clients are shut down and the lock released before it returns.
+    public static func runStandard(
+        config: SiteConfig, options: Options, waitForLock: Bool, logger: Logger
+    ) async throws(BuildError) -> BuildReport {
+        let lock: BuildLock
+        do {
+            lock = try await BuildLock(path: config.cache.deletingLastPathComponent().appendingPathComponent("build.lock"), wait: waitForLock)
+        } catch {
+            throw .locked(error)
+        }
+        defer { withExtendedLifetime(lock) {} }
+        let store: SQLiteStore
+        do {
+            store = try SQLiteStore.open(at: config.cache, logger: logger)
+        } catch {
+            throw .store(error)
+        }
+        let client: HTTPClient? = options.offline ? nil : HTTPFetcher.makeClient()
+        // NewsAPI requests carry the key in a header, which must not follow a redirect.
+        let keyClient: HTTPClient? = options.offline ? nil : HTTPFetcher.makeClient(followRedirects: false)
+        let http = client.map { HTTPFetcher(client: $0) }
+        let keyHTTP = keyClient.map { HTTPFetcher(client: $0) }
+        let build = Build(
+            config: config,
+            options: options,
+            providers: [
+                FeedProvider(http: http, articlesPerSource: config.articlesPerSource, logger: logger),
+                NewsAPIProvider(config: config, http: keyHTTP, logger: logger),
+                JSONNewsProvider(http: http, articlesPerSource: config.articlesPerSource, logger: logger),
+            ],
+            catalog: NewsAPICatalog(config: config, http: keyHTTP, logger: logger),
+            store: store,
+            logger: logger
+        )
+        let result: Result<BuildReport, BuildError>
+        do {
+            result = .success(try await build.run())
+        } catch {
+            result = .failure(error)
+        }
+        for client in [client, keyClient].compactMap({ $0 }) {
+            do {
+                try await client.shutdown()
+            } catch {
+                logger.debug("HTTP client shutdown: \(error)")
+            }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,221 @@
+import CNewsgenShims
+public import Foundation
+public import Logging
+import NewsgenModel
+public import NewsgenRender
+
+/// A problem with the output folder: refusing to replace it, or writing or swapping it.
+/// Reads as one line naming the path: `/srv/news/public: holds files newsgen did not write (…)`.
+public struct PublishError: Error, Sendable, CustomStringConvertible {
+    public enum Problem: Sendable, Equatable {
+        /// The output holds files newsgen did not write (the first few names, sorted, and how many in all).
+        case holdsForeignFiles(shown: [String], count: Int)
+        /// The output is a file, not a folder.
+        case isAFile
+        case cannotReadOutput
+        case cannotCreateStaging
+        case cannotCreateFolder
+        case cannotWrite
+        case cannotMovePreviousAside
+        case cannotMoveIntoPlace
+    }
+
+    /// The file or folder concerned.
+    public var path: URL
+    public var problem: Problem
+    /// What the system said, when it said something.
+    public var reason: String?
+
+    public init(_ path: URL, _ problem: Problem, reason: String? = nil) {
+        self.path = path
+        self.problem = problem
+        self.reason = reason
+    }
+
+    public var description: String {
+        let because = reason.map { " (\($0))" } ?? ""
+        let sentence: String
+        switch problem {
+        case .holdsForeignFiles(let shown, let count):
+            let names = shown.joined(separator: ", ") + (count > shown.count ? " and \(count - shown.count) more" : "")
+            sentence = "holds files newsgen did not write (\(names)), and a build replaces its output folder whole; "
+                + "nothing was published. Choose an empty or new folder for output, or move these files away"
+        case .isAFile:
+            sentence = "is a file, not a folder; newsgen will not replace it. Choose another output folder, or move the file away"
+        case .cannotReadOutput: sentence = "cannot read the output folder\(because)"
+        case .cannotCreateStaging: sentence = "cannot create the staging folder\(because)"
+        case .cannotCreateFolder: sentence = "cannot create folder\(because)"
+        case .cannotWrite: sentence = "cannot write\(because)"
+        case .cannotMovePreviousAside: sentence = "cannot move the previous site aside\(because)"
+        case .cannotMoveIntoPlace: sentence = "cannot move the new site into place\(because)"
+        }
+        return "\(path.path): \(sentence)"
+    }
+}
+
+/// The system's reason for the last failed call, in words.
+private var systemReason: String { String(cString: strerror(errno)) }
+
+/// Writes a site into a staging folder beside the output, then swaps it into place with one
+/// rename, so that the served folder only ever holds a whole, validated site.
+///
+/// A published site carries a marker file, and only an empty folder or one with the marker is
+/// ever replaced: newsgen never destroys a folder it did not write.
+public struct Publisher: Sendable {
+    public let output: URL
+
+    /// The marker a published site carries at its root.
+    public static let markerName = ".newsgen-site"
+
+    /// The marker's bytes: what the folder is, and that newsgen may replace it.
+    static let marker = OutputFile(
+        markerName,
+        "This folder is a site published by newsgen. Each build replaces it whole: files added by hand are lost.\n"
+    )
+
+    /// Where a folder that could not be cleaned up is reported; the build goes on.
+    let logger: Logger?
+
+    public init(output: URL, logger: Logger? = nil) {
+        self.output = output.standardizedFileURL
+        self.logger = logger
+    }
+
+    /// Checks that the output may be replaced: it does not exist yet, or it is an empty folder,
+    /// or it is a site newsgen published (it carries the marker). Anything else is refused.
+    public func checkReplaceable() throws(PublishError) {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fileManager.fileExists(atPath: output.path, isDirectory: &isDirectory) else { return }
+        guard isDirectory.boolValue else {
+            throw PublishError(output, .isAFile)
+        }
+        let entries: [String]
+        do {
+            entries = try fileManager.contentsOfDirectory(atPath: output.path).sorted()
+        } catch {
+            throw PublishError(output, .cannotReadOutput, reason: FileProblem.describe(error))
+        }
+        guard !entries.isEmpty, !entries.contains(Self.markerName), !isEarlierSite() else { return }
+        throw PublishError(output, .holdsForeignFiles(shown: Array(entries.prefix(3)), count: entries.count))
+    }
+
+    /// What writing the staging folder did.
+    public struct WriteSummary: Sendable {
+        public var written = 0
+        /// Files whose bytes equal the published ones: linked, not rewritten, so their mtime stays.
+        public var unchanged = 0
+    }
+
+    /// A new, empty staging folder next to the output (same file system, so the swap is a rename).
+    public func makeStaging() throws(PublishError) -> URL {
+        let parent = output.deletingLastPathComponent()
+        let staging = parent.appendingPathComponent(".\(output.lastPathComponent).staging-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
+        } catch {
+            throw PublishError(parent, .cannotCreateStaging, reason: FileProblem.describe(error))
+        }
+        return staging
+    }
+
+    /// Whether the output is a site an earlier newsgen, from before the marker, published:
+    /// its headlines feed names newsgen as its generator.
+    private func isEarlierSite() -> Bool {
+        guard let feed = FileHandle(forReadingAtPath: output.appendingPathComponent("feeds/headlines.rss").path) else { return false }
+        defer { try? feed.close() }
+        let start = (try? feed.read(upToCount: 4096)) ?? nil
+        return start.map { String(decoding: $0, as: UTF8.self).contains("<generator>newsgen ") } ?? false
+    }
+
+    /// Writes files into the staging folder. A file identical to the published one is hard-linked
+    /// from it instead of written, so static hosts and rsync see it unchanged.
+    public func write(_ files: [OutputFile], to staging: URL) async throws(PublishError) -> WriteSummary {
+        let output = self.output
+        let files = files + [Self.marker]
+        // Create every folder first, once, parents before children.
+        var created = Set<String>()
+        for folder in Set(files.map { ($0.path as NSString).deletingLastPathComponent }).filter({ !$0.isEmpty }).sorted() {
+            var path = ""
+            for part in folder.split(separator: "/") {
+                path += path.isEmpty ? String(part) : "/" + part
+                guard created.insert(path).inserted else { continue }
+                let url = staging.appendingPathComponent(path)
+                guard mkdir(url.path, 0o755) == 0 || errno == EEXIST else {
+                    throw PublishError(url, .cannotCreateFolder, reason: systemReason)
+                }
+            }
+        }
+        let results = await Parallel.map(files) { file -> Result<Bool, PublishError> in
+            let target = staging.appendingPathComponent(file.path)
+            let published = output.appendingPathComponent(file.path)
+            // Unchanged bytes: a hard link to the published file keeps its inode and mtime.
+            if let existing = FileManager.default.contents(atPath: published.path), existing == file.data,
+               link(published.path, target.path) == 0 {
+                return .success(true)
+            }
+            do {
+                try file.data.write(to: target)
+                return .success(false)
+            } catch {
+                return .failure(PublishError(target, .cannotWrite, reason: FileProblem.describe(error)))
+            }
+        }
+        var total = WriteSummary()
+        for result in results {
+            switch result {
+            case .success(let unchanged):
+                if unchanged { total.unchanged += 1 } else { total.written += 1 }
+            case .failure(let error):
+                throw error
+            }
+        }
+        return total
+    }
+
+    /// Puts the staging folder in the output's place: one atomic exchange where the system can,
+    /// else two renames (the output is missing for an instant, never half-written).
+    public func swap(in staging: URL) throws(PublishError) {
+        let fileManager = FileManager.default
+        // Checked again here: files may have appeared in the output while the build ran.
+        try checkReplaceable()
+        if !fileManager.fileExists(atPath: output.path) {
+            guard rename(staging.path, output.path) == 0 else {
+                throw PublishError(output, .cannotMoveIntoPlace, reason: systemReason)
+            }
+            return
+        }
+        if newsgen_exchange_paths(staging.path, output.path) == 0 {
+            // The staging path now holds the previous site.
+            remove(staging, what: "the previous site")
+            return
+        }
+        let previous = staging.deletingLastPathComponent().appendingPathComponent(staging.lastPathComponent + ".previous")
+        guard rename(output.path, previous.path) == 0 else {
+            throw PublishError(output, .cannotMovePreviousAside, reason: systemReason)
+        }
+        guard rename(staging.path, output.path) == 0 else {
+            let reason = systemReason
+            _ = rename(previous.path, output.path)
+            throw PublishError(output, .cannotMoveIntoPlace, reason: reason)
+        }
+        remove(previous, what: "the previous site")
+    }
+
+    /// Removes a staging folder that will not be published.
+    public func discard(_ staging: URL) {
+        remove(staging, what: "an unpublished build")
+    }
+
+    /// Removes a folder of newsgen's beside the output; one it cannot remove is a warning,
+    /// since it takes disk space until someone does.
+    private func remove(_ folder: URL, what: String) {
+        guard FileManager.default.fileExists(atPath: folder.path) else { return }
+        do {
+            try FileManager.default.removeItem(at: folder)
+        } catch {
+            logger?.warning("\(folder.path): cannot remove this folder of \(what) (\(FileProblem.describe(error))); delete it by hand")
+        }
+    }
+}

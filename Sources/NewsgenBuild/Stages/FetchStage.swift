@@ -1,0 +1,169 @@
+import Foundation
+import Logging
+import NewsgenModel
+import NewsgenConfig
+import NewsgenFetch
+import NewsgenStore
+
+/// Stages 2 and 3 of the pipeline: fetch every source concurrently, record the outcome in the
+/// store, and decide per source what may be shown (the offline rules).
+struct FetchStage: Sendable {
+    var config: SiteConfig
+    var providers: [any SourceProvider]
+    var store: any ArticleStore
+    var now: Date
+    var offline: Bool
+    var refresh: Bool
+    var logger: Logger
+    /// Sources fetched at once.
+    var concurrency = 8
+
+    func run() async -> [SourceReport] {
+        let skipped = SkippedSources()
+        let reports = await Parallel.map(config.sources, maxConcurrent: concurrency) { source in
+            await report(for: source, skipped: skipped)
+        }
+        for line in skipped.warnings(order: config.sources.map(\.id)) { logger.warning("\(line)") }
+        return reports
+    }
+
+    private func report(for source: SourceConfig, skipped: SkippedSources) async -> SourceReport {
+        let state = await storeCall(source) { try await store.state(of: source.id) } ?? nil
+        let options = FetchDecision.Options(config: config, offline: offline, refresh: refresh)
+        let handler = providers.first(where: { $0.handles(source) })
+        let provider: FetchDecision.Provider = if let handler { handler.unavailable.map { .unavailable($0) } ?? .ready } else { .missing }
+
+        func make(_ status: SourceReport.Status, articles: [Article], content: SourceContent? = nil) -> SourceReport {
+            SourceReport(
+                config: source, status: status,
+                name: source.name ?? content?.title ?? state?.title ?? source.id,
+                homepage: content?.homepage ?? state?.homepage,
+                format: content?.format ?? state?.format ?? Self.nominalFormat(source),
+                articles: articles
+            )
+        }
+
+        func cached() async -> [Article] {
+            await storeCall(source) { try await store.articles(of: source.id) } ?? []
+        }
+
+        /// Carries out a decision that needs no request.
+        func show(_ decision: FetchDecision) async -> SourceReport {
+            switch decision {
+            case .fetch:
+                // Only when no provider handles the source, which `decide` reports itself.
+                return unavailable(FetchDecision.Unavailable(since: nil, error: FetchDecision.missingProviderReason(source), cause: .warning))
+            case .recent(let lastSuccess, let minutes):
+                logger.debug("source \"\(source.id)\": fetched \(minutes) min ago, within its refresh interval")
+                return make(.recent(lastSuccess: lastSuccess), articles: await cached())
+            case .cached(let lastSuccess, let reason, let otherwise):
+                let articles = await cached()
+                guard !articles.isEmpty else { return unavailable(otherwise) }
+                switch reason {
+                case .offline:
+                    return make(.offline(lastSuccess: lastSuccess), articles: articles)
+                case .notRetried(let error, let minutes):
+                    logger.warning("source \"\(source.id)\": \(error) (\(minutes) min ago; not retried within its refresh interval); showing \(articles.count) cached articles from \(Dates.readable(lastSuccess))")
+                    return make(.stale(lastSuccess: lastSuccess, error: error), articles: articles)
+                case .skipped(let skip):
+                    skipped.add(source.id, skip)
+                    return make(.stale(lastSuccess: lastSuccess, error: skip.reason), articles: articles)
+                case .failed(let error):
+                    // The log line may name paths on this machine (error.description); the pages and the
+                    // cache get error.message, which does not.
+                    logger.warning("source \"\(source.id)\": \(error.description); showing \(articles.count) cached articles from \(Dates.readable(lastSuccess))")
+                    return make(.stale(lastSuccess: lastSuccess, error: error.message), articles: articles)
+                }
+            case .unavailable(let reason):
+                return unavailable(reason)
+            }
+        }
+
+        func unavailable(_ reason: FetchDecision.Unavailable) -> SourceReport {
+            switch reason.cause {
+            case .warning:
+                logger.warning("source \"\(source.id)\": \(reason.error)")
+            case .notRetried(let minutes):
+                logger.warning("source \"\(source.id)\": \(reason.error) (\(minutes) min ago; not retried within its refresh interval)")
+            case .skipped(let skip):
+                skipped.add(source.id, skip)
+            case .failed(let error):
+                logger.warning("source \"\(source.id)\": \(error.description)")
+            }
+            return make(.unavailable(since: reason.since, error: reason.error), articles: [])
+        }
+
+        let decision = FetchDecision.decide(source: source, state: state, now: now, options: options, provider: provider)
+        guard case .fetch(let etag, let lastModified) = decision, let handler else { return await show(decision) }
+        do {
+            let outcome = try await handler.fetch(FetchRequest(source: source, etag: etag, lastModified: lastModified))
+            switch outcome {
+            case .fetched(let content):
+                _ = await storeCall(source) { try await store.recordSuccess(of: source.id, content: content, at: now) }
+                logger.debug("source \"\(source.id)\": \(content.articles.count) articles")
+                return make(.fetched, articles: content.articles, content: content)
+            case .notModified:
+                _ = await storeCall(source) { try await store.recordNotModified(of: source.id, at: now) }
+                return make(.notModified, articles: await cached())
+            }
+        } catch {
+            _ = await storeCall(source) { try await store.recordFailure(of: source.id, error: error, at: now) }
+            return await show(FetchDecision.afterFailure(error, state: state, now: now, options: options))
+        }
+    }
+
+    /// Runs a store operation; a failing cache never sinks the build, but it is reported.
+    private func storeCall<T>(_ source: SourceConfig, _ body: () async throws -> T) async -> T? {
+        do {
+            return try await body()
+        } catch {
+            logger.warning("cache: \(error) (source \"\(source.id)\")")
+            return nil
+        }
+    }
+
+    static func nominalFormat(_ source: SourceConfig) -> FeedFormat? {
+        switch source.kind {
+        case .newsapi: .newsAPI
+        case .json: .newsJSON
+        case .feed: nil
+        }
+    }
+}
+
+/// The sources skipped because their provider could not work, collected across the fetch tasks.
+final class SkippedSources: @unchecked Sendable {
+    private let lock = NSLock()
+    private var skipped: [(id: String, reason: ProviderUnavailable)] = []
+
+    func add(_ id: String, _ reason: ProviderUnavailable) {
+        lock.withLock { skipped.append((id, reason)) }
+    }
+
+    /// One line per reason, the ids in config order: "NEWS_API_KEY is not set; skipping 3 NewsAPI sources: a, b, c".
+    func warnings(order: [String]) -> [String] {
+        let all = lock.withLock { skipped }
+        var groups: [(reason: ProviderUnavailable, ids: [String])] = []
+        for id in order {
+            guard let reason = all.first(where: { $0.id == id })?.reason else { continue }
+            if let index = groups.firstIndex(where: { $0.reason == reason }) {
+                groups[index].ids.append(id)
+            } else {
+                groups.append((reason, [id]))
+            }
+        }
+        return groups.map { reason, ids in
+            "\(reason.reason); skipping \(ids.count) \(reason.kind) source\(ids.count == 1 ? "" : "s"): \(ids.joined(separator: ", "))"
+        }
+    }
+}
+
+extension SourceConfig {
+    /// Read from a local file: always allowed, even offline, and never rate-limited.
+    var isLocal: Bool {
+        switch kind {
+        case .feed(.file), .json(.file): true
+        default: false
+        }
+    }
+}

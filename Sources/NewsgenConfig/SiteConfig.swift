@@ -1,0 +1,270 @@
+public import Foundation
+public import NewsgenModel
+import NewsgenXML
+
+/// The decoded `site.json`: every setting with its default applied and every path absolute.
+public struct SiteConfig: Sendable {
+    /// The configuration file itself.
+    public var file: URL
+    public var title: String
+    public var description: String
+    /// The absolute URL the site is served from, ending in `/`.
+    public var baseURL: URL
+    public var language: String
+    public var output: URL
+    public var templates: URL
+    /// Whether `templates` was named in site.json; if not, and the folder does not exist, the
+    /// built-in theme is used.
+    public var templatesIsExplicit: Bool
+    public var cache: URL
+    /// The saved-list files, merged in order.
+    public var saved: [URL]
+    /// Whether `saved` was named in site.json (a missing file is then worth a warning).
+    public var savedIsExplicit: Bool
+    public var articlesPerSource: Int
+    public var maxCacheAgeDays: Int
+    public var keepDays: Int
+    public var refreshMinutes: Int
+    public var newsapi: NewsAPISettings
+    public var sources: [SourceConfig]
+
+    /// The keys site.json may hold.
+    static let keys = [
+        "title", "description", "baseURL", "language", "output", "templates", "cache", "saved",
+        "articlesPerSource", "maxCacheAgeDays", "keepDays", "refreshMinutes", "newsapi", "sources",
+    ]
+}
+
+/// The `newsapi` settings of site.json.
+public struct NewsAPISettings: Sendable, Hashable {
+    public var baseURL: URL
+    public var apiKeyEnv: String
+    public var refreshMinutes: Int
+    /// One request per source instead of batches of up to 20 sources.
+    public var requestPerSource: Bool
+
+    static let keys = ["baseURL", "apiKeyEnv", "refreshMinutes", "requestPerSource"]
+
+    /// NewsAPI's own address, a constant that always parses.
+    static let newsAPIBaseURL: URL = {
+        guard let url = URL(string: "https://newsapi.org/v2") else {
+            preconditionFailure("https://newsapi.org/v2 is a valid URL")
+        }
+        return url
+    }()
+
+    public static let defaults = NewsAPISettings(
+        baseURL: newsAPIBaseURL,
+        apiKeyEnv: "NEWS_API_KEY",
+        refreshMinutes: 60,
+        requestPerSource: false
+    )
+}
+
+
+extension SourceConfig {
+    /// The keys one entry of `sources` may hold.
+    static let keys = ["id", "name", "category", "feed", "newsapi", "json", "refreshMinutes"]
+    /// The keys of a `newsapi` query.
+    static let newsAPIQueryKeys = ["country", "category", "q", "sources", "domains", "excludeDomains", "from", "to", "sortBy", "searchIn", "language"]
+}
+
+extension SiteConfig {
+    /// Reads and checks a site.json file.
+    public static func load(from file: URL) throws(ConfigError) -> SiteConfig {
+        let name = file.lastPathComponent
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            throw ConfigError(file: file.path, keyPath: "", message: "cannot be read (\(FileProblem.describe(error)))")
+        }
+        return try decode(data, file: file, displayName: name)
+    }
+
+    /// Decodes site.json bytes; relative paths resolve against the folder of `file`.
+    public static func decode(_ data: Data, file: URL, displayName: String? = nil) throws(ConfigError) -> SiteConfig {
+        let display = displayName ?? file.lastPathComponent
+        let json = try ConfigReader.parse(data, file: display)
+        let folder = file.deletingLastPathComponent()
+        let root = try ConfigReader(json, file: display, path: "", allowedKeys: keys)
+
+        func path(_ key: String, default value: String) throws(ConfigError) -> URL {
+            let raw = try root.nonEmptyString(key) ?? value
+            return resolve(raw, against: folder)
+        }
+
+        let baseURLString = try root.nonEmptyString("baseURL") ?? "https://news.example.org/"
+        guard let baseURL = httpURL(baseURLString, directory: true) else {
+            throw root.error("baseURL", "expected an absolute http(s) URL such as https://news.example.org/")
+        }
+        let language = try root.nonEmptyString("language") ?? "en"
+        guard LanguageTag.isWellFormed(language) else {
+            throw root.error("language", "expected a language tag such as en or pt-BR")
+        }
+
+        var saved: [URL] = []
+        var savedIsExplicit = false
+        switch root.value("saved")?.value {
+        case nil:
+            saved = [resolve("saved.json", against: folder)]
+        case .string(let single)?:
+            guard !single.isEmpty else { throw root.error("saved", "expected a path or an array of paths") }
+            saved = [resolve(single, against: folder)]
+            savedIsExplicit = true
+        case .array(let items)?:
+            for (index, item) in items.enumerated() {
+                guard let single = item.string, !single.isEmpty else {
+                    throw root.error("saved[\(index)]", "expected a path, found \(item.kindName)")
+                }
+                saved.append(resolve(single, against: folder))
+            }
+            savedIsExplicit = true
+        case .some:
+            throw root.error("saved", "expected a path or an array of paths, found \(root.value("saved")?.kindName ?? "null")")
+        }
+
+        let newsapi = try decodeNewsAPI(root)
+        guard let sourcesValue = root.value("sources") else {
+            throw root.error("sources", "is required: list the feeds and NewsAPI sources to build from")
+        }
+        guard let sourceValues = sourcesValue.array else {
+            throw root.error("sources", "expected an array of sources, found \(sourcesValue.kindName)")
+        }
+        var sources: [SourceConfig] = []
+        var seenIDs: [String: Int] = [:]
+        for (index, value) in sourceValues.enumerated() {
+            let source = try decodeSource(value, index: index, file: display, folder: folder)
+            if let first = seenIDs[source.id] {
+                throw ConfigError(file: display, keyPath: "sources[\(index)].id",
+                                  message: "\"\(source.id)\" is already the id of sources[\(first)]; ids must be unique")
+            }
+            seenIDs[source.id] = index
+            sources.append(source)
+        }
+
+        let config = SiteConfig(
+            file: file,
+            title: try root.nonEmptyString("title") ?? "Morning Brief",
+            description: try root.string("description") ?? "Headlines from the sources I follow",
+            baseURL: baseURL,
+            language: language,
+            output: try path("output", default: "public"),
+            templates: try path("templates", default: "Templates"),
+            templatesIsExplicit: root.contains("templates"),
+            cache: try path("cache", default: ".newsgen/cache.sqlite"),
+            saved: saved,
+            savedIsExplicit: savedIsExplicit,
+            articlesPerSource: try root.integer("articlesPerSource", in: 1...1000) ?? 10,
+            maxCacheAgeDays: try root.integer("maxCacheAgeDays", in: 1...3650) ?? 7,
+            keepDays: try root.integer("keepDays", in: 1...3650) ?? 30,
+            refreshMinutes: try root.integer("refreshMinutes", in: 0...10080) ?? 15,
+            newsapi: newsapi,
+            sources: sources
+        )
+        try config.checkOutputOverlaps()
+        return config
+    }
+
+    private static func decodeNewsAPI(_ root: ConfigReader) throws(ConfigError) -> NewsAPISettings {
+        guard let value = root.value("newsapi") else { return .defaults }
+        let reader = try ConfigReader(value, file: root.file, path: "newsapi", allowedKeys: NewsAPISettings.keys)
+        var settings = NewsAPISettings.defaults
+        if let raw = try reader.nonEmptyString("baseURL") {
+            guard let url = httpURL(raw, directory: false) else {
+                throw reader.error("baseURL", "expected an absolute http(s) URL such as https://newsapi.org/v2")
+            }
+            settings.baseURL = url
+        }
+        if let env = try reader.nonEmptyString("apiKeyEnv") {
+            guard env.range(of: #"^[A-Za-z_][A-Za-z0-9_]*$"#, options: .regularExpression) != nil else {
+                throw reader.error("apiKeyEnv", "expected the name of an environment variable, such as NEWS_API_KEY")
+            }
+            settings.apiKeyEnv = env
+        }
+        settings.refreshMinutes = try reader.integer("refreshMinutes", in: 0...10080) ?? settings.refreshMinutes
+        settings.requestPerSource = try reader.bool("requestPerSource") ?? settings.requestPerSource
+        return settings
+    }
+
+    private static func decodeSource(_ value: JSONNode, index: Int, file: String, folder: URL) throws(ConfigError) -> SourceConfig {
+        let reader = try ConfigReader(value, file: file, path: "sources[\(index)]", allowedKeys: SourceConfig.keys)
+        guard let id = try reader.nonEmptyString("id") else {
+            throw reader.error("id", "is required: a short name such as \"bbc-news\", used in paths and feeds")
+        }
+        guard id.range(of: #"^[a-z0-9][a-z0-9_-]{0,63}$"#, options: .regularExpression) != nil else {
+            throw reader.error("id", "expected lowercase letters, digits, - and _ (at most 64), such as \"bbc-news\"")
+        }
+        let kinds = ["feed", "newsapi", "json"].filter(reader.contains)
+        guard kinds.count == 1 else {
+            let found = kinds.isEmpty ? "none" : kinds.joined(separator: " and ")
+            throw reader.error("", "expected exactly one of feed, newsapi or json, found \(found)")
+        }
+        let kind: SourceConfig.Kind
+        switch kinds[0] {
+        case "feed":
+            kind = .feed(try location(reader, key: "feed", folder: folder))
+        case "json":
+            kind = .json(try location(reader, key: "json", folder: folder))
+        default:
+            kind = .newsapi(try newsAPIQuery(reader))
+        }
+        return SourceConfig(
+            id: id,
+            name: try reader.nonEmptyString("name"),
+            category: try reader.nonEmptyString("category"),
+            kind: kind,
+            refreshMinutes: try reader.integer("refreshMinutes", in: 0...10080)
+        )
+    }
+
+    private static func location(_ reader: ConfigReader, key: String, folder: URL) throws(ConfigError) -> SourceConfig.Location {
+        guard let raw = try reader.string(key)?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else {
+            throw reader.error(key, "expected a URL or a path")
+        }
+        if let scheme = raw.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*:"#, options: .regularExpression).map({ raw[$0].dropLast().lowercased() }),
+           scheme.count > 1 {
+            guard scheme == "http" || scheme == "https", let url = httpURL(raw, directory: false) else {
+                throw reader.error(key, "expected a URL or a path (only http and https URLs can be fetched)")
+            }
+            return .remote(url)
+        }
+        return .file(resolve(raw, against: folder))
+    }
+
+    private static func newsAPIQuery(_ reader: ConfigReader) throws(ConfigError) -> SourceConfig.NewsAPIQuery {
+        guard let value = reader.value("newsapi") else { throw reader.error("newsapi", "expected a source id or an object") }
+        if let id = value.string {
+            guard id.range(of: #"^[a-z0-9][a-z0-9._-]*$"#, options: .regularExpression) != nil else {
+                throw reader.error("newsapi", "expected a NewsAPI source id such as \"bbc-news\" (see `newsgen sources`)")
+            }
+            return .source(id)
+        }
+        let query = try ConfigReader(value, file: reader.file, path: reader.child("newsapi"), allowedKeys: SourceConfig.newsAPIQueryKeys)
+        var parameters: [String: String] = [:]
+        for key in SourceConfig.newsAPIQueryKeys {
+            if let string = try query.nonEmptyString(key) { parameters[key] = string }
+        }
+        if parameters["q"] != nil {
+            return .everything(parameters)
+        }
+        guard parameters["country"] != nil || parameters["category"] != nil || parameters["sources"] != nil else {
+            throw query.error("", "expected q (for everything), or country and/or category (for top-headlines)")
+        }
+        return .topHeadlines(parameters)
+    }
+
+    static func resolve(_ path: String, against folder: URL) -> URL {
+        let expanded = (path as NSString).expandingTildeInPath
+        if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded).standardizedFileURL }
+        return folder.appendingPathComponent(expanded).standardizedFileURL
+    }
+
+    static func httpURL(_ raw: String, directory: Bool) -> URL? {
+        var string = raw.trimmingCharacters(in: .whitespaces)
+        if directory && !string.hasSuffix("/") { string += "/" }
+        guard let url = URL(string: string), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else { return nil }
+        return url
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+public import Logging
+public import NewsgenModel
+
+/// Reads `json` sources: a custom news API, or a local file, that answers with the payload
+/// contract of origins/003:
+///
+/// ```json
+/// { "status": "ok", "totalResults": 3,
+///   "news": [ { "id": 155, "source": { "id": null, "name": "Coindesk.com" },
+///               "tags": [ { "name": "fintech", "id": 11 } ], "author": "…", "title": "…",
+///               "description": "…", "url": "…", "urlToImage": null,
+///               "publishedAt": "2020-02-02T16:20:00Z", "content": "… [+1998 chars]" } ] }
+/// ```
+///
+/// Tags become the article's categories. Ids may be numbers or strings and `source.id` may be
+/// null; an item without `url` is keyed by source and id. Remote APIs are fetched with a
+/// conditional GET and retried under the policy (429, 5xx, connection failures).
+public struct JSONNewsProvider: SourceProvider {
+    let http: HTTPFetcher?
+    let articlesPerSource: Int
+    let retry: RetryPolicy
+    let maximumBytes: Int
+    let logger: Logger
+
+    /// `http` is `nil` when the build may make no request (`--offline`).
+    public init(http: HTTPFetcher?, articlesPerSource: Int, retry: RetryPolicy = .standard, maximumBytes: Int = 10 * 1_048_576, logger: Logger = .silent) {
+        self.http = http
+        self.articlesPerSource = articlesPerSource
+        self.retry = retry
+        self.maximumBytes = maximumBytes
+        self.logger = logger
+    }
+
+    public func handles(_ source: SourceConfig) -> Bool {
+        if case .json = source.kind { return true }
+        return false
+    }
+
+    public func fetch(_ request: FetchRequest) async throws(SourceError) -> FetchOutcome {
+        guard case .json(let location) = request.source.kind else { throw SourceError("is not a JSON news API source") }
+        switch location {
+        case .file(let url):
+            let data = try LocalFile.read(url, limit: maximumBytes)
+            return .fetched(try content(data, name: url.lastPathComponent, path: url.path, source: request.source))
+        case .remote(let url):
+            guard let http else { throw SourceError("not fetched: offline") }
+            let host = url.host ?? url.absoluteString
+            let (result, attempts) = await http.get(url, headers: [("Accept", "application/json")], etag: request.etag, lastModified: request.lastModified,
+                                                    retrying: retry, subject: "source \"\(request.source.id)\"", logger: logger)
+            let tries = attempts > 1 ? " (\(attempts) attempts)" : ""
+            let response: HTTPResponse
+            switch result {
+            case .failure(let error): throw SourceError("\(error.description) from \(host)\(tries)")
+            case .success(let answer): response = answer
+            }
+            if response.status == 304 { return .notModified }
+            guard (200..<300).contains(response.status) else {
+                var message = "HTTP \(response.status) from \(host)"
+                if let payload = NewsPayload.decode(response.body), let detail = payload.message ?? payload.code {
+                    message += ": \(Text.serverMessage(detail))"
+                }
+                throw SourceError(message + tries, status: response.status)
+            }
+            var content = try content(response.body, name: host, path: nil, source: request.source)
+            content.etag = response.header("ETag")
+            content.lastModified = response.header("Last-Modified")
+            return .fetched(content)
+        }
+    }
+
+    /// `name` is what the pages may show (the host, or a local file's name); `path`, a local
+    /// file's full path, goes only into the log line.
+    private func content(_ data: Data, name: String, path: String?, source: SourceConfig) throws(SourceError) -> SourceContent {
+        func failure(_ problem: String) -> SourceError {
+            SourceError("\(name) \(problem)", detail: path.map { "\($0) \(problem)" })
+        }
+        guard let payload = NewsPayload.decode(data) else {
+            throw failure("is not a JSON object (expected {\"status\": \"ok\", \"news\": […]})")
+        }
+        if let status = payload.status, status.lowercased() != "ok" {
+            let detail = (payload.message ?? payload.code).map { ": \(Text.serverMessage($0))" } ?? ""
+            throw failure("answered with status \"\(Text.serverMessage(status, limit: 40))\"\(detail)")
+        }
+        guard let items = payload.items, payload.itemsKey == "news" else {
+            throw failure("has no \"news\" list (expected {\"status\": \"ok\", \"news\": […]})")
+        }
+        return SourceContent(
+            format: .newsJSON,
+            articles: NewsPayload.articles(items, sourceID: source.id, limit: articlesPerSource, categories: true, format: .newsJSON)
+        )
+    }
+}

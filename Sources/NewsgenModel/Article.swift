@@ -1,0 +1,74 @@
+public import Foundation
+
+/// One news article, from any kind of source, as the rest of the pipeline sees it.
+///
+/// Every text field is plain text (no markup) with the characters XML forbids removed;
+/// every URL is an absolute http(s) URL.
+public struct Article: Sendable, Hashable, Codable {
+    /// The storage key: the normalized URL, or `source:guid` when the article has no URL.
+    public var id: String
+    public var sourceID: String
+    public var title: String
+    public var summary: String
+    public var author: String?
+    public var url: String?
+    public var imageURL: String?
+    public var published: Date?
+    /// The tags the source gave the article.
+    public var categories: [String]
+    /// The identifier the source gave the article (RSS guid, Atom id, JSON Feed id).
+    public var guid: String?
+
+    public init(
+        id: String, sourceID: String, title: String, summary: String = "", author: String? = nil,
+        url: String? = nil, imageURL: String? = nil, published: Date? = nil,
+        categories: [String] = [], guid: String? = nil
+    ) {
+        self.id = id
+        self.sourceID = sourceID
+        self.title = title
+        self.summary = summary
+        self.author = author
+        self.url = url
+        self.imageURL = imageURL
+        self.published = published
+        self.categories = categories
+        self.guid = guid
+    }
+
+    /// The key an article is stored and de-duplicated under.
+    package static func key(url: String?, guid: String?, sourceID: String) -> String? {
+        if let url, let normalized = URLNormalizer.normalize(url) { return normalized }
+        if let guid, !guid.isEmpty { return "\(sourceID):\(guid)" }
+        return nil
+    }
+}
+
+extension Array where Element == Article {
+    /// Newest first; articles without a date after dated ones, keeping feed order among equals.
+    package func sortedNewestFirst() -> [Article] {
+        enumerated().sorted { lhs, rhs in
+            switch (lhs.element.published, rhs.element.published) {
+            case let (left?, right?) where left != right: left > right
+            case (_?, nil): true
+            case (nil, _?): false
+            default: lhs.offset < rhs.offset
+            }
+        }.map(\.element)
+    }
+
+    /// Drops later articles whose normalized URL, or else whose guid, was already seen.
+    package func deduplicated() -> [Article] {
+        var seenURLs = Set<String>()
+        var seenGUIDs = Set<String>()
+        return filter { article in
+            if let url = article.url.flatMap(URLNormalizer.normalize) {
+                if !seenURLs.insert(url).inserted { return false }
+            }
+            if let guid = article.guid, !guid.isEmpty {
+                if !seenGUIDs.insert("\(article.sourceID)\u{0}\(guid)").inserted { return false }
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The one bounded-parallel map: rendering, validation, publishing and fetching all go through it.
+package enum Parallel {
+    /// `transform` applied to every item, at most `maxConcurrent` at a time (every core by
+    /// default), results in the items' order.
+    ///
+    /// Items are handed out one at a time, in order, to whichever of the `maxConcurrent` workers
+    /// is free, so a worker that drew cheap items takes more of them (contiguous chunks left one
+    /// core with all the heavy pages). Put the costliest items first for the shortest run.
+    package static func map<T: Sendable, R: Sendable>(
+        _ items: [T], maxConcurrent: Int = ProcessInfo.processInfo.activeProcessorCount,
+        _ transform: @escaping @Sendable (T) async -> R
+    ) async -> [R] {
+        let queue = WorkQueue(count: items.count)
+        let workers = max(1, min(maxConcurrent, items.count))
+        let parts = await withTaskGroup(of: [(Int, R)].self) { group in
+            for _ in 0..<workers {
+                group.addTask {
+                    var done: [(Int, R)] = []
+                    while let index = queue.next() {
+                        done.append((index, await transform(items[index])))
+                    }
+                    return done
+                }
+            }
+            var all: [(Int, R)] = []
+            all.reserveCapacity(items.count)
+            for await part in group { all += part }
+            return all
+        }
+        return parts.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+}
+
+/// Hands out the indices 0..<count, each once, to whichever worker asks next.
+private final class WorkQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private let count: Int
+    private var nextIndex = 0
+
+    init(count: Int) {
+        self.count = count
+    }
+
+    func next() -> Int? {
+        lock.withLock {
+            guard nextIndex < count else { return nil }
+            defer { nextIndex += 1 }
+            return nextIndex
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Slugs for paths in the output (`categories/<slug>/`, `articles/<slug>/`).
+package enum Slug {
+    /// Lowercase ASCII letters and digits joined by single hyphens; at most `limit` characters,
+    /// cut at a word boundary. Letters with diacritics lose them; anything else is a separator.
+    package static func make(_ text: String, limit: Int = 60) -> String {
+        let folded = text.applyingTransform(.stripDiacritics, reverse: false) ?? text
+        var slug = ""
+        var pendingHyphen = false
+        for scalar in folded.lowercased().unicodeScalars {
+            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                if pendingHyphen && !slug.isEmpty {
+                    if slug.count >= limit { break }
+                    slug += "-"
+                }
+                pendingHyphen = false
+                slug.unicodeScalars.append(scalar)
+            } else {
+                pendingHyphen = true
+            }
+        }
+        if slug.count > limit {
+            // One long word, or a cut in the middle of one: end at the last whole word that fits.
+            let prefix = slug.prefix(limit)
+            slug = prefix.lastIndex(of: "-").map { String(prefix[..<$0]) } ?? String(prefix)
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        return slug
+    }
+
+    /// A short, stable hexadecimal digest of a string (FNV-1a, 64 bits), to keep slugs unique.
+    package static func digest(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}

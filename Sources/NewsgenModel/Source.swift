@@ -1,0 +1,104 @@
+public import Foundation
+
+/// One entry of `sources` in site.json.
+public struct SourceConfig: Sendable, Hashable {
+    /// Where a feed or JSON source is read from.
+    public enum Location: Sendable, Hashable, CustomStringConvertible {
+        case remote(URL)
+        case file(URL)
+
+        public var description: String {
+            switch self {
+            case .remote(let url): url.absoluteString
+            case .file(let url): url.path
+            }
+        }
+    }
+
+    /// What NewsAPI is asked for.
+    public enum NewsAPIQuery: Sendable, Hashable {
+        /// `top-headlines?sources=<id>`
+        case source(String)
+        /// `top-headlines` with country/category (and other) parameters.
+        case topHeadlines([String: String])
+        /// `everything` with `q` (and other) parameters.
+        case everything([String: String])
+    }
+
+    public enum Kind: Sendable, Hashable {
+        case feed(Location)
+        case newsapi(NewsAPIQuery)
+        case json(Location)
+    }
+
+    public var id: String
+    /// The display name; `nil` means "use the feed's own title".
+    public var name: String?
+    /// The section the source's articles appear under on the front page.
+    public var category: String?
+    public var kind: Kind
+    /// Overrides the site's (or NewsAPI's) refresh interval for this source.
+    public var refreshMinutes: Int?
+
+    public init(id: String, name: String? = nil, category: String? = nil, kind: Kind, refreshMinutes: Int? = nil) {
+        self.id = id
+        self.name = name
+        self.category = category
+        self.kind = kind
+        self.refreshMinutes = refreshMinutes
+    }
+}
+
+/// The formats newsgen reads.
+public enum FeedFormat: String, Sendable, Hashable, Codable {
+    case rss2 = "RSS 2.0"
+    case rss1 = "RSS 1.0"
+    case atom = "Atom 1.0"
+    case jsonFeed = "JSON Feed"
+    case newsAPI = "NewsAPI"
+    case newsJSON = "JSON news API"
+}
+
+/// A source's content as fetched now.
+public struct SourceContent: Sendable {
+    public var format: FeedFormat
+    /// The title the source gives itself (the feed's title).
+    public var title: String?
+    /// The source's own home page, an absolute http(s) URL.
+    public var homepage: String?
+    public var articles: [Article]
+    public var etag: String?
+    public var lastModified: String?
+
+    public init(format: FeedFormat, title: String? = nil, homepage: String? = nil, articles: [Article], etag: String? = nil, lastModified: String? = nil) {
+        self.format = format
+        self.title = title
+        self.homepage = homepage
+        self.articles = articles
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+}
+
+/// Why one source could not be fetched; it reads as the end of "source X: …".
+///
+/// `message` is what the public pages show (and what the cache keeps): it names what happened
+/// but never a path on the server. `description` is the log line's form, with the details only
+/// the site's owner should see, such as the full path of a local feed file.
+public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// For the pages: no server paths.
+    public var message: String
+    /// HTTP status, when the server answered.
+    public var status: Int?
+    /// For the build's log, when it says more than `message`.
+    public var detail: String?
+
+    public init(_ message: String, status: Int? = nil, detail: String? = nil) {
+        self.message = message
+        self.status = status
+        self.detail = detail
+    }
+
+    /// The log line's form: the detail when there is one, else the message.
+    public var description: String { detail ?? message }
+}

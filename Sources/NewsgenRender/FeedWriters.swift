@@ -1,0 +1,236 @@
+import Foundation
+import NewsgenModel
+import NewsgenXML
+
+/// One list of articles published as a feed (headlines, a saved list, a source, a category).
+struct FeedList: Sendable {
+    struct Entry: Sendable {
+        var article: Article
+        var sourceName: String?
+        /// Where the entry links when the article has no URL of its own (its source's page).
+        var fallbackLink: String
+    }
+
+    var title: String
+    var description: String
+    /// The page the feed belongs to, relative to the site root.
+    var pagePath: String
+    /// The feed's path without extension, relative to the site root.
+    var feedPath: String
+    var entries: [Entry]
+}
+
+/// What every feed writer needs to know about the site.
+struct FeedContext: Sendable {
+    var baseURL: URL
+    var language: String
+    var siteTitle: String
+    var generated: Date
+
+    func absolute(_ path: String) -> String {
+        baseURL.absoluteString + path
+    }
+
+    /// A stable, absolute id for an entry: its URL, else a tag: URI on the site's host.
+    func entryID(_ article: Article) -> String {
+        if let url = article.url { return url }
+        return "tag:\(baseURL.host ?? "newsgen"),2026:\(Slug.digest(article.id))"
+    }
+}
+
+/// RSS 2.0 with atom:link rel=self, Dublin Core authors and Media RSS thumbnails.
+enum RSSWriter {
+    static func write(_ list: FeedList, context: FeedContext) -> String {
+        var xml = XMLWriter()
+        xml.open("rss", [
+            "version": "2.0",
+            "xmlns:atom": Namespace.atom,
+            "xmlns:dc": Namespace.dublinCore,
+            "xmlns:media": Namespace.media,
+        ])
+        xml.open("channel")
+        xml.element("title", list.title)
+        xml.element("link", context.absolute(list.pagePath))
+        xml.element("description", list.description.isEmpty ? list.title : list.description)
+        xml.element("language", context.language)
+        // The newest article's date, not the build's, so that a feed whose articles did not
+        // change is byte for byte the same and keeps its modification time.
+        xml.element("lastBuildDate", Dates.rfc822(list.entries.compactMap(\.article.published).max() ?? context.generated))
+        xml.element("generator", "newsgen \(NewsgenVersion.string)")
+        xml.empty("atom:link", [
+            "href": context.absolute(list.feedPath + ".rss"), "rel": "self", "type": FeedKind.rss.mediaType,
+        ])
+        for entry in list.entries {
+            let article = entry.article
+            xml.open("item")
+            xml.element("title", article.title)
+            xml.element("link", article.url ?? entry.fallbackLink)
+            let id = context.entryID(article)
+            xml.element("guid", id, ["isPermaLink": article.url == id ? "true" : "false"])
+            if !article.summary.isEmpty { xml.element("description", article.summary) }
+            xml.element("pubDate", article.published.map(Dates.rfc822))
+            xml.element("dc:creator", article.author)
+            for category in article.categories { xml.element("category", category) }
+            if let image = article.imageURL { xml.empty("media:thumbnail", ["url": image]) }
+            xml.close()
+        }
+        return xml.finish()
+    }
+}
+
+/// Atom 1.0 (RFC 4287).
+enum AtomWriter {
+    static func write(_ list: FeedList, context: FeedContext) -> String {
+        var xml = XMLWriter()
+        xml.open("feed", ["xmlns": Namespace.atom, "xml:lang": context.language])
+        xml.element("title", list.title)
+        if !list.description.isEmpty { xml.element("subtitle", list.description) }
+        let selfURL = context.absolute(list.feedPath + ".atom")
+        xml.element("id", selfURL)
+        let newest = list.entries.compactMap(\.article.published).max() ?? context.generated
+        xml.element("updated", Dates.rfc3339(newest))
+        xml.empty("link", ["rel": "self", "type": FeedKind.atom.mediaType, "href": selfURL])
+        xml.empty("link", ["rel": "alternate", "type": "text/html", "href": context.absolute(list.pagePath)])
+        xml.element("generator", "newsgen", ["version": NewsgenVersion.string])
+        // A feed-level author covers entries that have none (RFC 4287 §4.1.1).
+        xml.open("author")
+        xml.element("name", context.siteTitle)
+        xml.close()
+        for entry in list.entries {
+            let article = entry.article
+            xml.open("entry")
+            xml.element("title", article.title, ["type": "text"])
+            xml.element("id", context.entryID(article))
+            xml.empty("link", ["rel": "alternate", "type": "text/html", "href": article.url ?? entry.fallbackLink])
+            xml.element("updated", Dates.rfc3339(article.published ?? newest))
+            xml.element("published", article.published.map(Dates.rfc3339))
+            if let author = article.author {
+                xml.open("author")
+                xml.element("name", author)
+                xml.close()
+            }
+            if !article.summary.isEmpty { xml.element("summary", article.summary, ["type": "text"]) }
+            for category in article.categories { xml.empty("category", ["term": category]) }
+            if let image = article.imageURL {
+                xml.empty("link", ["rel": "enclosure", "type": imageType(image), "href": image])
+            }
+            xml.close()
+        }
+        return xml.finish()
+    }
+
+    static func imageType(_ url: String) -> String {
+        let path = url.lowercased().split(separator: "?").first.map(String.init) ?? ""
+        if path.hasSuffix(".png") { return "image/png" }
+        if path.hasSuffix(".gif") { return "image/gif" }
+        if path.hasSuffix(".webp") { return "image/webp" }
+        if path.hasSuffix(".svg") { return "image/svg+xml" }
+        if path.hasSuffix(".avif") { return "image/avif" }
+        return "image/jpeg"
+    }
+}
+
+/// JSON Feed 1.1.
+enum JSONFeedWriter {
+    private struct Feed: Encodable {
+        var version = "https://jsonfeed.org/version/1.1"
+        var title: String
+        var home_page_url: String
+        var feed_url: String
+        var description: String?
+        var language: String
+        var items: [Item]
+    }
+
+    private struct Item: Encodable {
+        var id: String
+        var url: String
+        var title: String
+        var content_text: String
+        var summary: String?
+        var image: String?
+        var date_published: String?
+        var authors: [Author]?
+        var tags: [String]?
+    }
+
+    private struct Author: Encodable {
+        var name: String
+    }
+
+    static func write(_ list: FeedList, context: FeedContext) -> String {
+        let feed = Feed(
+            title: list.title,
+            home_page_url: context.absolute(list.pagePath),
+            feed_url: context.absolute(list.feedPath + ".json"),
+            description: list.description.isEmpty ? nil : list.description,
+            language: context.language,
+            items: list.entries.map { entry in
+                let article = entry.article
+                return Item(
+                    id: context.entryID(article),
+                    url: article.url ?? entry.fallbackLink,
+                    title: article.title,
+                    content_text: article.summary.isEmpty ? article.title : article.summary,
+                    summary: article.summary.isEmpty ? nil : article.summary,
+                    image: article.imageURL,
+                    date_published: article.published.map(Dates.rfc3339),
+                    authors: article.author.map { [Author(name: $0)] },
+                    tags: article.categories.isEmpty ? nil : article.categories
+                )
+            }
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(feed), let text = String(data: data, encoding: .utf8) else {
+            // Encoding plain strings cannot fail; an empty feed is still valid JSON.
+            return "{}\n"
+        }
+        return text + "\n"
+    }
+}
+
+/// OPML 2.0 listing every feed of the site, to import into an RSS reader.
+enum OPMLWriter {
+    struct Outline {
+        var title: String
+        var feedPath: String
+        var pagePath: String
+    }
+
+    static func write(_ outlines: [(group: String, items: [Outline])], context: FeedContext) -> String {
+        var xml = XMLWriter()
+        xml.open("opml", ["version": "2.0"])
+        xml.open("head")
+        xml.element("title", "\(context.siteTitle) — feeds")
+        xml.close()
+        xml.open("body")
+        for (group, items) in outlines where !items.isEmpty {
+            xml.open("outline", ["text": group, "title": group])
+            for item in items {
+                xml.empty("outline", [
+                    "type": "rss", "text": item.title, "title": item.title,
+                    "xmlUrl": context.absolute(item.feedPath + ".rss"),
+                    "htmlUrl": context.absolute(item.pagePath),
+                ])
+            }
+            xml.close()
+        }
+        xml.close()
+        return xml.finish()
+    }
+}
+
+/// sitemap.xml (sitemaps.org 0.9) listing every page.
+enum SitemapWriter {
+    static func write(pages: [String], context: FeedContext) -> String {
+        var xml = XMLWriter()
+        xml.open("urlset", ["xmlns": "http://www.sitemaps.org/schemas/sitemap/0.9"])
+        for page in pages {
+            xml.open("url")
+            xml.element("loc", context.absolute(page))
+            xml.close()
+        }
+        return xml.finish()
+    }
+}

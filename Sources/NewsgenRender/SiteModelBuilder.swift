@@ -1,0 +1,444 @@
+import Foundation
+import NewsgenModel
+import NewsgenConfig
+
+/// Builds the page models and feed lists from the site's content: the Presentation layer.
+struct SiteModelBuilder {
+    /// A front-page section and its page.
+    struct Category {
+        var name: String
+        var slug: String
+        var articles: [Article]
+    }
+
+    let content: SiteContent
+    /// Every article shown, across sources, de-duplicated, newest first.
+    let headlines: [Article]
+    let categories: [Category]
+    /// Everything cached for the configured sources and everything shown now, newest first.
+    let archive: [Article]
+    /// The articles that get a page of their own: the archive and the saved articles sources listed.
+    let articlesWithPages: [Article]
+    private let articleSlugs: [String: String]
+    private let sourcesByID: [String: SourceReport]
+    private let savedIDs: [SavedListKind: Set<String>]
+
+    init(content: SiteContent) {
+        self.content = content
+        sourcesByID = Dictionary(content.sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        headlines = content.sources.flatMap(\.articles).sortedNewestFirst().deduplicated()
+        var saved: [SavedListKind: Set<String>] = [:]
+        for kind in SavedListKind.allCases {
+            saved[kind] = Set(content.saved(kind).filter(\.matched).map(\.article.id))
+        }
+        savedIDs = saved
+
+        // Sections follow the order in which site.json first names each category.
+        var order: [String] = []
+        var grouped: [String: [Article]] = [:]
+        let categoryOfSource = Dictionary(content.sources.map { ($0.id, Self.categoryName($0.config.category)) }, uniquingKeysWith: { first, _ in first })
+        for source in content.sources {
+            let name = Self.categoryName(source.config.category)
+            if !order.contains(name) { order.append(name) }
+        }
+        for article in headlines {
+            grouped[categoryOfSource[article.sourceID] ?? Self.categoryName(nil), default: []].append(article)
+        }
+        archive = (headlines + content.archive).sortedNewestFirst().deduplicated()
+        let savedWithSources = (content.favorites + content.readLater).filter { $0.matched && !$0.article.sourceID.isEmpty }.map(\.article)
+        var seenIDs = Set<String>()
+        articlesWithPages = (archive + savedWithSources).filter { seenIDs.insert($0.id).inserted }
+        articleSlugs = Dictionary(articlesWithPages.map { article in
+            let words = Slug.make(article.title, limit: 50)
+            let digest = Slug.digest(article.id).prefix(8)
+            return (article.id, words.isEmpty ? String(digest) : "\(words)-\(digest)")
+        }, uniquingKeysWith: { first, _ in first })
+
+        var usedSlugs = Set<String>()
+        categories = order.compactMap { name in
+            guard let articles = grouped[name], !articles.isEmpty else { return nil }
+            var slug = Slug.make(name)
+            if slug.isEmpty { slug = "category" }
+            while !usedSlugs.insert(slug).inserted { slug += "-" + Slug.digest(name).prefix(6) }
+            return Category(name: name, slug: slug, articles: articles)
+        }
+    }
+
+    /// "technology" reads "Technology"; names with capitals are kept as written.
+    static func categoryName(_ raw: String?) -> String {
+        guard let raw = raw?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return "General" }
+        return raw == raw.lowercased() ? raw.prefix(1).uppercased() + raw.dropFirst() : raw
+    }
+
+    // MARK: - Pages
+
+    func headlinesPage(root: String) -> Page<HeadlinesContent> {
+        let sections = categories.map { category in
+            SectionModel(
+                title: category.name,
+                anchor: category.slug,
+                href: root + SitePaths.categoryPage(category.slug),
+                articles: rows(Array(category.articles.prefix(SiteRenderer.sectionLimit)), root: root, inSection: true),
+                more: category.articles.count > SiteRenderer.sectionLimit
+            )
+        }
+        var empty: EmptyState?
+        if content.sources.isEmpty {
+            empty = EmptyState(title: "No sources yet", message: "No sources are configured. Add RSS, Atom or JSON feeds to \"sources\" in site.json and build again.")
+        } else if content.sources.allSatisfy({ if case .unavailable = $0.status { true } else { false } }) {
+            empty = EmptyState(title: "No news to show", message: "No source could be fetched and nothing recent enough is cached. The Sources page says what went wrong with each.")
+        } else if headlines.isEmpty {
+            empty = EmptyState(title: "Nothing fetched", message: "The sources were read, but they list no articles right now.")
+        }
+        return page(
+            root: root, path: SitePaths.headlinesPage, title: content.config.title, heading: "Headlines",
+            intro: content.config.description.isEmpty ? nil : content.config.description,
+            tab: "Headlines",
+            feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
+            content: HeadlinesContent(sections: sections, notices: notices(root: root), empty: empty)
+        )
+    }
+
+    func sourcesPage(root: String) -> Page<SourcesContent> {
+        let empty = content.sources.isEmpty
+            ? EmptyState(title: "No sources yet", message: "No sources are configured. Add feeds or NewsAPI sources to \"sources\" in site.json.")
+            : nil
+        var feeds = feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root)
+        feeds.append(FeedLinkModel(label: "OPML", title: "Every feed of \(content.config.title)", href: root + SitePaths.opml, type: "text/x-opml"))
+        return page(
+            root: root, path: SitePaths.sourcesPage, title: "Sources — \(content.config.title)", heading: "Sources",
+            intro: "Every source this site follows, how its last fetch went, and its feeds.",
+            tab: "Sources", feeds: feeds,
+            content: SourcesContent(
+                sources: content.sources.map { sourceRow($0, root: root) }, empty: empty,
+                available: availableRows(root: root), availableNote: availableNote()
+            )
+        )
+    }
+
+    /// NewsAPI's sources, those the site follows marked selected and linked to their page.
+    private func availableRows(root: String) -> [AvailableSourceRow] {
+        guard let list = content.newsapiSources else { return [] }
+        let selected = Self.selectedNewsAPISources(content.sources.map(\.config))
+        return list.sources
+            .sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
+            .map { source in
+                let page = selected[source.id]
+                return AvailableSourceRow(
+                    id: source.id, name: source.name, href: page.map { root + SitePaths.sourcePage($0) },
+                    website: source.url, description: source.description.isEmpty ? nil : source.description,
+                    category: Self.categoryName(source.category), language: source.language,
+                    selected: page != nil
+                )
+            }
+    }
+
+    private func availableNote() -> String? {
+        guard let list = content.newsapiSources else { return nil }
+        let selected = Self.selectedNewsAPISources(content.sources.map(\.config))
+        let count = list.sources.filter { selected[$0.id] != nil }.count
+        let language = Locale(identifier: "en").localizedString(forLanguageCode: list.language) ?? list.language
+        return "\(list.sources.count) \(language) sources, as NewsAPI listed them on \(Dates.readable(list.fetchedAt)); "
+            + "\(count) selected. To follow one, add { \"id\": \"…\", \"newsapi\": \"<its id>\" } to sources in site.json."
+    }
+
+    /// NewsAPI source id → the id of the configured source that follows it (by id, or in a
+    /// `sources` parameter).
+    static func selectedNewsAPISources(_ sources: [SourceConfig]) -> [String: String] {
+        var selected: [String: String] = [:]
+        for source in sources {
+            guard case .newsapi(let query) = source.kind else { continue }
+            switch query {
+            case .source(let id):
+                if selected[id] == nil { selected[id] = source.id }
+            case .topHeadlines(let parameters), .everything(let parameters):
+                for id in (parameters["sources"] ?? "").split(separator: ",") {
+                    let id = id.trimmingCharacters(in: .whitespaces)
+                    if !id.isEmpty, selected[id] == nil { selected[id] = source.id }
+                }
+            }
+        }
+        return selected
+    }
+
+    func sourcePage(_ source: SourceReport, root: String) -> Page<ArticleListContent> {
+        var empty: EmptyState?
+        if case .unavailable(let since, let error) = source.status {
+            let when = since.map { " since \(Dates.readable($0))" } ?? ""
+            empty = EmptyState(title: "Unavailable", message: "This source has failed\(when): \(error). Nothing recent enough is cached to show.")
+        } else if source.articles.isEmpty {
+            empty = EmptyState(title: "No articles", message: "This source lists no articles right now.")
+        }
+        return page(
+            root: root, path: SitePaths.sourcePage(source.id), title: "\(source.name) — \(content.config.title)", heading: source.name,
+            intro: nil, tab: "Sources",
+            feeds: feedLinks(SitePaths.sourceFeed(source.id), title: source.name, root: root),
+            content: ArticleListContent(
+                articles: rows(source.articles, root: root), notice: notice(for: source, root: root),
+                source: sourceRow(source, root: root), empty: empty
+            )
+        )
+    }
+
+    func categoryPage(_ category: Category, root: String) -> Page<ArticleListContent> {
+        page(
+            root: root, path: SitePaths.categoryPage(category.slug), title: "\(category.name) — \(content.config.title)", heading: category.name,
+            intro: nil, tab: "Headlines",
+            feeds: feedLinks(SitePaths.categoryFeed(category.slug), title: "\(content.config.title) — \(category.name)", root: root),
+            content: ArticleListContent(articles: rows(Array(category.articles.prefix(SiteRenderer.categoryLimit)), root: root),
+                                        notice: nil, source: nil, empty: nil)
+        )
+    }
+
+    func savedPage(_ kind: SavedListKind, root: String) -> Page<ArticleListContent> {
+        let saved = content.saved(kind)
+        let rows = saved.map { item in
+            var row = self.row(item.article, root: root)
+            row.savedAt = item.entry.savedAt.map { TimeModel(datetime: Dates.rfc3339($0), text: Dates.readableDay($0)) }
+            if !item.matched && item.article.sourceID.isEmpty {
+                row.note = "Not listed by any source now"
+            }
+            return row
+        }
+        let empty = saved.isEmpty
+            ? EmptyState(title: "Nothing saved yet", message: "Nothing is saved to \(kind.title) yet. Save an article with `newsgen saved add URL --list \(kind.slug)`, or add it to saved.json.")
+            : nil
+        return page(
+            root: root, path: SitePaths.savedPage(kind), title: "\(kind.title) — \(content.config.title)", heading: kind.title,
+            intro: nil, tab: kind.title,
+            feeds: feedLinks(SitePaths.savedFeed(kind), title: "\(content.config.title) — \(kind.title)", root: root),
+            content: ArticleListContent(articles: rows, notice: nil, source: nil, empty: empty)
+        )
+    }
+
+    func articlePath(_ article: Article) -> String? {
+        articleSlugs[article.id].map(SitePaths.articlePage)
+    }
+
+    func articlePage(_ article: Article, root: String) -> Page<ArticleContent> {
+        let source = sourcesByID[article.sourceID]
+        let feeds = source.map { feedLinks(SitePaths.sourceFeed($0.id), title: $0.name, root: root) }
+            ?? feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root)
+        return page(
+            root: root, path: articlePath(article) ?? "", title: "\(article.title) — \(content.config.title)", heading: article.title,
+            intro: nil, tab: nil, feeds: feeds,
+            content: ArticleContent(
+                article: row(article, root: root), categories: article.categories, url: article.url,
+                domain: article.url.flatMap(URL.init(string:))?.host
+            )
+        )
+    }
+
+    var archivePageCount: Int {
+        max(1, (archive.count + SiteRenderer.archivePageSize - 1) / SiteRenderer.archivePageSize)
+    }
+
+    func archivePage(_ number: Int, root: String) -> Page<ArchiveContent> {
+        let size = SiteRenderer.archivePageSize
+        let slice = Array(archive.dropFirst((number - 1) * size).prefix(size))
+        let count = archivePageCount
+        let empty = archive.isEmpty
+            ? EmptyState(title: "Nothing archived yet", message: "The archive holds every article the cache keeps; nothing has been fetched yet.")
+            : nil
+        return page(
+            root: root, path: SitePaths.archivePage(number),
+            title: "Archive, page \(number) of \(count) — \(content.config.title)", heading: "Archive",
+            intro: "Every article in the cache, newest first: page \(number) of \(count).",
+            tab: nil, feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
+            content: ArchiveContent(
+                articles: rows(slice, root: root), hasArticles: !slice.isEmpty, number: number, pageCount: count,
+                newer: number > 1 ? root + SitePaths.archivePage(number - 1) : nil,
+                older: number < count ? root + SitePaths.archivePage(number + 1) : nil,
+                empty: empty
+            )
+        )
+    }
+
+    /// search.json: every archived article with its page, for a client-side search.
+    func searchIndex() -> String {
+        struct Entry: Encodable {
+            var title: String
+            var summary: String
+            var url: String?
+            var page: String?
+            var source: String?
+            var published: String?
+        }
+        struct Index: Encodable {
+            var version = 1
+            var generated: String
+            var articles: [Entry]
+        }
+        let index = Index(generated: Dates.rfc3339(content.generated), articles: archive.map { article in
+            Entry(title: article.title, summary: article.summary, url: article.url, page: articlePath(article),
+                  source: sourcesByID[article.sourceID]?.name, published: article.published.map(Dates.rfc3339))
+        })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(index) else { return "{}\n" }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    // MARK: - Feeds
+
+    func feedLists() -> [FeedList] {
+        let title = content.config.title
+        var lists = [FeedList(
+            title: "\(title) — Headlines", description: content.config.description,
+            pagePath: SitePaths.headlinesPage, feedPath: SitePaths.headlinesFeed,
+            entries: entries(Array(headlines.prefix(SiteRenderer.feedLimit)))
+        )]
+        for kind in SavedListKind.allCases {
+            lists.append(FeedList(
+                title: "\(title) — \(kind.title)", description: "Articles saved to \(kind.title)",
+                pagePath: SitePaths.savedPage(kind), feedPath: SitePaths.savedFeed(kind),
+                entries: entries(content.saved(kind).map(\.article))
+            ))
+        }
+        for source in content.sources {
+            lists.append(FeedList(
+                title: source.name, description: "\(source.name), as followed by \(title)",
+                pagePath: SitePaths.sourcePage(source.id), feedPath: SitePaths.sourceFeed(source.id),
+                entries: entries(source.articles)
+            ))
+        }
+        for category in categories {
+            lists.append(FeedList(
+                title: "\(title) — \(category.name)", description: "\(category.name) headlines from \(title)",
+                pagePath: SitePaths.categoryPage(category.slug), feedPath: SitePaths.categoryFeed(category.slug),
+                entries: entries(Array(category.articles.prefix(SiteRenderer.feedLimit)))
+            ))
+        }
+        return lists
+    }
+
+    func opmlOutlines() -> [(group: String, items: [OPMLWriter.Outline])] {
+        let title = content.config.title
+        let site = [OPMLWriter.Outline(title: "\(title) — Headlines", feedPath: SitePaths.headlinesFeed, pagePath: SitePaths.headlinesPage)]
+            + SavedListKind.allCases.map { OPMLWriter.Outline(title: "\(title) — \($0.title)", feedPath: SitePaths.savedFeed($0), pagePath: SitePaths.savedPage($0)) }
+        return [
+            (group: title, items: site),
+            (group: "Sources", items: content.sources.map { OPMLWriter.Outline(title: $0.name, feedPath: SitePaths.sourceFeed($0.id), pagePath: SitePaths.sourcePage($0.id)) }),
+            (group: "Categories", items: categories.map { OPMLWriter.Outline(title: $0.name, feedPath: SitePaths.categoryFeed($0.slug), pagePath: SitePaths.categoryPage($0.slug)) }),
+        ]
+    }
+
+    private func entries(_ articles: [Article]) -> [FeedList.Entry] {
+        articles.map { article in
+            let source = sourcesByID[article.sourceID]
+            let fallback = source.map { SitePaths.sourcePage($0.id) } ?? SitePaths.headlinesPage
+            return FeedList.Entry(article: article, sourceName: source?.name, fallbackLink: content.config.baseURL.absoluteString + fallback)
+        }
+    }
+
+    // MARK: - Pieces
+
+    /// `tab` is the tab the page belongs to (a source's page belongs to Sources); that tab is
+    /// marked `aria-current="page"` only when it links to this very page.
+    private func page<C>(
+        root: String, path: String, title: String, heading: String, intro: String?, tab: String?,
+        feeds: [FeedLinkModel], content pageContent: C
+    ) -> Page<C> {
+        let tabs: [(String, String)] = [
+            ("Headlines", SitePaths.headlinesPage), ("Sources", SitePaths.sourcesPage),
+            ("Favorites", SitePaths.savedPage(.favorites)), ("Read Later", SitePaths.savedPage(.readLater)),
+        ]
+        return Page(
+            site: SiteModel(title: content.config.title, description: content.config.description, language: content.config.language, version: NewsgenVersion.string),
+            title: title, heading: heading, intro: intro, root: root.isEmpty ? "./" : root,
+            canonical: content.config.baseURL.absoluteString + path,
+            nav: tabs.map { title, tabPath in
+                let current = title == tab && tabPath == path
+                return NavItem(title: title, href: link(root: root, to: tabPath), current: current, section: title == tab && !current)
+            },
+            feeds: feeds, generated: time(content.generated), content: pageContent
+        )
+    }
+
+    private func link(root: String, to path: String) -> String {
+        let href = root + path
+        return href.isEmpty ? "./" : href
+    }
+
+    private func feedLinks(_ feedPath: String, title: String, root: String) -> [FeedLinkModel] {
+        FeedKind.allCases.map { kind in
+            FeedLinkModel(label: kind.label, title: "\(title) (\(kind.label))", href: root + feedPath + "." + kind.fileExtension, type: kind.mediaType)
+        }
+    }
+
+    private func time(_ date: Date) -> TimeModel {
+        TimeModel(datetime: Dates.rfc3339(date), text: Dates.readable(date))
+    }
+
+    /// Rows of a front-page section (`inSection`) have `<h3>` headlines below the section's
+    /// `<h2>`, the first shown larger; rows of a list page have `<h2>` headlines below its `<h1>`.
+    private func rows(_ articles: [Article], root: String, inSection: Bool = false) -> [ArticleRow] {
+        articles.enumerated().map { row($1, root: root, lead: inSection && $0 == 0, level: inSection ? 3 : 2) }
+    }
+
+    private func row(_ article: Article, root: String, lead: Bool = false, level: Int = 2) -> ArticleRow {
+        let source = sourcesByID[article.sourceID]
+        let page = articlePath(article).map { root + $0 }
+        return ArticleRow(
+            title: article.title,
+            href: article.url ?? page ?? link(root: root, to: source.map { SitePaths.sourcePage($0.id) } ?? SitePaths.headlinesPage),
+            page: page,
+            summary: article.summary.isEmpty ? nil : article.summary,
+            author: article.author,
+            sourceName: source?.name,
+            sourceHref: source.map { root + SitePaths.sourcePage($0.id) },
+            time: article.published.map(time),
+            image: article.imageURL,
+            favorite: savedIDs[.favorites]?.contains(article.id) ?? false,
+            readLater: savedIDs[.readLater]?.contains(article.id) ?? false,
+            lead: lead,
+            level: level,
+            savedAt: nil,
+            note: nil
+        )
+    }
+
+    private func sourceRow(_ source: SourceReport, root: String) -> SourceRow {
+        let (state, text) = Self.stateText(source)
+        return SourceRow(
+            id: source.id, name: source.name, href: root + SitePaths.sourcePage(source.id),
+            kind: Self.kindText(source), category: source.config.category.map { Self.categoryName($0) },
+            state: state, stateText: text, articleCount: source.articles.count, homepage: source.homepage,
+            feeds: feedLinks(SitePaths.sourceFeed(source.id), title: source.name, root: root), selected: true
+        )
+    }
+
+    static func kindText(_ source: SourceReport) -> String {
+        switch source.config.kind {
+        case .newsapi: return "NewsAPI"
+        case .json: return "JSON news API"
+        case .feed: return source.format.map { $0 == .jsonFeed ? "JSON Feed" : "\($0.rawValue) feed" } ?? "Feed"
+        }
+    }
+
+    static func stateText(_ source: SourceReport) -> (String, String) {
+        switch source.status {
+        case .fetched: ("ok", "Updated")
+        case .notModified: ("ok", "Unchanged since the last fetch")
+        case .recent(let date): ("ok", "Updated \(Dates.readable(date))")
+        case .offline(let date): ("ok", "From the cache, updated \(Dates.readable(date))")
+        case .stale(let date, let error): ("stale", "Last updated \(Dates.readable(date)) — source unreachable (\(error))")
+        case .unavailable(let since, let error):
+            ("failed", "Unavailable\(since.map { " since \(Dates.readable($0))" } ?? ""): \(error)")
+        }
+    }
+
+    private func notice(for source: SourceReport, root: String) -> NoticeModel? {
+        let (state, text) = Self.stateText(source)
+        guard state != "ok" else { return nil }
+        return NoticeModel(text: text, href: nil, severity: state)
+    }
+
+    private func notices(root: String) -> [NoticeModel] {
+        content.sources.compactMap { source in
+            let (state, text) = Self.stateText(source)
+            guard state != "ok" else { return nil }
+            return NoticeModel(text: "\(source.name): \(text)", href: root + SitePaths.sourcePage(source.id), severity: state)
+        }
+    }
+}

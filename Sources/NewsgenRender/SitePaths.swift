@@ -1,0 +1,53 @@
+import Foundation
+import NewsgenConfig
+
+/// Where every page and feed lives in the output, relative to its root (the contract of DESIGN.md).
+enum SitePaths {
+    static let headlinesPage = ""
+    static let sourcesPage = "sources/"
+    static func sourcePage(_ id: String) -> String { "sources/\(id)/" }
+    static func categoryPage(_ slug: String) -> String { "categories/\(slug)/" }
+    static func savedPage(_ kind: SavedListKind) -> String { "\(kind.slug)/" }
+    static func articlePage(_ slug: String) -> String { "articles/\(slug)/" }
+    static func archivePage(_ number: Int) -> String { "archive/page/\(number)/" }
+    static let searchIndex = "search.json"
+
+    static let headlinesFeed = "feeds/headlines"
+    static func sourceFeed(_ id: String) -> String { "feeds/sources/\(id)" }
+    static func categoryFeed(_ slug: String) -> String { "feeds/categories/\(slug)" }
+    static func savedFeed(_ kind: SavedListKind) -> String { "feeds/\(kind.slug)" }
+    static let opml = "feeds/sources.opml"
+    static let sitemap = "sitemap.xml"
+    static let stylesheet = "assets/style.css"
+
+    /// The file a page path is written to.
+    static func file(forPage page: String) -> String { page + "index.html" }
+
+    /// The relative prefix from a page back to the site root ("../../" for "sources/bbc/").
+    static func root(fromPage page: String) -> String {
+        String(repeating: "../", count: page.split(separator: "/").count)
+    }
+}
+
+/// The feed formats written for every list.
+enum FeedKind: String, CaseIterable, Sendable {
+    case rss, atom, json
+
+    var fileExtension: String { rawValue }
+
+    var mediaType: String {
+        switch self {
+        case .rss: "application/rss+xml"
+        case .atom: "application/atom+xml"
+        case .json: "application/feed+json"
+        }
+    }
+
+    var label: String {
+        switch self {
+        case .rss: "RSS"
+        case .atom: "Atom"
+        case .json: "JSON Feed"
+        }
+    }
+}

@@ -1,0 +1,135 @@
+public import Foundation
+public import NewsgenModel
+
+/// What the store remembers about fetching one source.
+public struct SourceState: Sendable, Hashable, Codable {
+    public var lastAttempt: Date?
+    public var lastSuccess: Date?
+    public var httpStatus: Int?
+    public var lastError: String?
+    /// Since when the source has been failing (the first failure after the last success).
+    public var failingSince: Date?
+    public var etag: String?
+    public var lastModified: String?
+    public var title: String?
+    public var homepage: String?
+    public var format: FeedFormat?
+
+    public init() {}
+
+    /// After a successful fetch: fresh, no error, the validators and the source's own details.
+    mutating func recordSuccess(_ content: SourceContent, at date: Date) {
+        lastAttempt = date
+        lastSuccess = date
+        httpStatus = nil
+        lastError = nil
+        failingSince = nil
+        etag = content.etag
+        lastModified = content.lastModified
+        title = content.title
+        homepage = content.homepage
+        format = content.format
+    }
+
+    /// After a 304: as fresh as a success, the cached articles still current.
+    mutating func recordNotModified(at date: Date) {
+        lastAttempt = date
+        lastSuccess = date
+        httpStatus = 304
+        lastError = nil
+        failingSince = nil
+    }
+
+    /// After a failed fetch: the error, and since when the source has been failing.
+    mutating func recordFailure(_ error: SourceError, at date: Date) {
+        lastAttempt = date
+        httpStatus = error.status
+        lastError = error.message
+        if failingSince == nil { failingSince = date }
+    }
+}
+
+/// Why the store could not do its work.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Keeps articles and fetch state between builds, so that a failed fetch falls back to
+/// recent data and saved articles keep their data after their source drops them.
+public protocol ArticleStore: Sendable {
+    func state(of sourceID: String) async throws(StoreError) -> SourceState?
+    /// The articles last fetched for a source, newest first.
+    func articles(of sourceID: String) async throws(StoreError) -> [Article]
+    /// Every stored article of these sources, listed now or not (the archive), newest first.
+    func archive(of sourceIDs: Set<String>) async throws(StoreError) -> [Article]
+    /// A successful fetch: the source's list is replaced by `content.articles`.
+    func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) async throws(StoreError)
+    /// A 304: the cached list is still current.
+    func recordNotModified(of sourceID: String, at date: Date) async throws(StoreError)
+    func recordFailure(of sourceID: String, error: SourceError, at date: Date) async throws(StoreError)
+    /// Keeps the data of every article saved now (the complete set: articles no longer saved
+    /// lose that protection), whatever their sources list.
+    func keepSaved(_ saved: [SavedSnapshot], at date: Date) async throws(StoreError)
+    /// The kept data of saved articles, by saved entry key.
+    func savedArticles(ids: Set<String>) async throws(StoreError) -> [String: Article]
+    /// Removes articles not seen since `cutoff` that no source lists and nobody saved; returns how many.
+    func prune(notSeenSince cutoff: Date) async throws(StoreError) -> Int
+    func statistics() async throws(StoreError) -> StoreStatistics
+}
+
+/// A saved entry's key with the article it shows.
+public struct SavedSnapshot: Sendable {
+    public var entryKey: String
+    public var article: Article
+
+    public init(entryKey: String, article: Article) {
+        self.entryKey = entryKey
+        self.article = article
+    }
+}
+
+/// A store that lives as long as the process: for tests, and for builds without a cache.
+public actor MemoryStore: ArticleStore {
+    private var states: [String: SourceState] = [:]
+    private var lists: [String: [Article]] = [:]
+    private var saved: [String: Article] = [:]
+
+    public init() {}
+
+    public func state(of sourceID: String) throws(StoreError) -> SourceState? { states[sourceID] }
+
+    public func articles(of sourceID: String) throws(StoreError) -> [Article] { lists[sourceID] ?? [] }
+
+    public func archive(of sourceIDs: Set<String>) throws(StoreError) -> [Article] {
+        lists.filter { sourceIDs.contains($0.key) }.values.flatMap { $0 }.sortedNewestFirst().deduplicated()
+    }
+
+    public func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) throws(StoreError) {
+        states[sourceID, default: SourceState()].recordSuccess(content, at: date)
+        lists[sourceID] = content.articles
+    }
+
+    public func recordNotModified(of sourceID: String, at date: Date) throws(StoreError) {
+        states[sourceID, default: SourceState()].recordNotModified(at: date)
+    }
+
+    public func recordFailure(of sourceID: String, error: SourceError, at date: Date) throws(StoreError) {
+        states[sourceID, default: SourceState()].recordFailure(error, at: date)
+    }
+
+    public func keepSaved(_ saved: [SavedSnapshot], at date: Date) throws(StoreError) {
+        self.saved = Dictionary(saved.map { ($0.entryKey, $0.article) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public func prune(notSeenSince cutoff: Date) throws(StoreError) -> Int { 0 }
+
+    public func statistics() throws(StoreError) -> StoreStatistics {
+        StoreStatistics(articles: lists.values.reduce(0) { $0 + $1.count }, sources: states.count, saved: saved.count, bytes: 0)
+    }
+
+    public func savedArticles(ids: Set<String>) throws(StoreError) -> [String: Article] {
+        saved.filter { ids.contains($0.key) }
+    }
+}

@@ -1,0 +1,395 @@
+public import Foundation
+import GRDB
+public import Logging
+public import NewsgenModel
+
+/// The cache: articles and fetch state in an SQLite file (WAL mode, migrations, one
+/// transaction per write), inspectable with `sqlite3`.
+///
+/// Articles are keyed by normalized URL (else `source:guid`). Each source's current list is a
+/// separate table, so a successful fetch replaces the list while the articles themselves (and
+/// the saved ones among them) keep their data.
+public final class SQLiteStore: ArticleStore {
+    public let path: URL
+    private let database: DatabasePool
+
+    /// Opens (or creates) the cache. A file that is corrupt, not a database, or from a newer
+    /// newsgen is moved aside with a warning and a new cache is started: the build goes on.
+    public static func open(at path: URL, logger: Logger) throws(StoreError) -> SQLiteStore {
+        do {
+            try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw StoreError("\(path.deletingLastPathComponent().path): cannot create the cache folder (\(FileProblem.describe(error)))")
+        }
+        do {
+            return try SQLiteStore(path: path)
+        } catch let problem as UnusableCache {
+            let aside = path.deletingLastPathComponent()
+                .appendingPathComponent("\(path.lastPathComponent).unusable-\(Int(Date().timeIntervalSince1970))")
+            logger.warning("cache: \(path.path) \(problem.reason); moved it to \(aside.lastPathComponent) and started a new cache")
+            try moveAside(path, to: aside)
+            do {
+                return try SQLiteStore(path: path)
+            } catch {
+                throw StoreError("cache: \(path.path): cannot be created (\(error))")
+            }
+        } catch {
+            throw StoreError("cache: \(path.path): cannot be opened (\(error))")
+        }
+    }
+
+    private struct UnusableCache: Error {
+        var reason: String
+    }
+
+    private init(path: URL) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.label = "newsgen.cache"
+        do {
+            database = try DatabasePool(path: path.path, configuration: configuration)
+            let check = try database.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
+            guard check == "ok" else { throw UnusableCache(reason: "failed its integrity check (\(check ?? "no answer"))") }
+            let migrator = Self.migrator
+            if try database.read({ try migrator.hasBeenSuperseded($0) }) {
+                throw UnusableCache(reason: "was written by a newer newsgen (its schema is unknown to this one)")
+            }
+            try migrator.migrate(database)
+        } catch let error as DatabaseError where [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode) {
+            throw UnusableCache(reason: "is not a usable SQLite database (\(error.message ?? "corrupt"))")
+        }
+    }
+
+    private static func moveAside(_ path: URL, to aside: URL) throws(StoreError) {
+        for suffix in ["", "-wal", "-shm"] {
+            let file = URL(fileURLWithPath: path.path + suffix)
+            guard FileManager.default.fileExists(atPath: file.path) else { continue }
+            do {
+                try FileManager.default.moveItem(at: file, to: URL(fileURLWithPath: aside.path + suffix))
+            } catch {
+                throw StoreError("cache: cannot move \(file.path) aside (\(FileProblem.describe(error)))")
+            }
+        }
+    }
+
+    /// The schema, one migration per change; never edit a migration that has shipped.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE article (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    sourceID TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    summary TEXT NOT NULL,
+                    author TEXT,
+                    url TEXT,
+                    imageURL TEXT,
+                    published DOUBLE,
+                    categories TEXT NOT NULL,
+                    guid TEXT,
+                    firstSeen DOUBLE NOT NULL,
+                    lastSeen DOUBLE NOT NULL
+                );
+                CREATE TABLE sourceList (
+                    sourceID TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    articleKey TEXT NOT NULL REFERENCES article(key) ON DELETE CASCADE,
+                    PRIMARY KEY (sourceID, position)
+                );
+                CREATE INDEX sourceListArticle ON sourceList(articleKey);
+                CREATE TABLE sourceState (
+                    sourceID TEXT PRIMARY KEY NOT NULL,
+                    lastAttempt DOUBLE,
+                    lastSuccess DOUBLE,
+                    httpStatus INTEGER,
+                    lastError TEXT,
+                    failingSince DOUBLE,
+                    etag TEXT,
+                    lastModified TEXT,
+                    title TEXT,
+                    homepage TEXT,
+                    format TEXT
+                );
+                CREATE TABLE saved (
+                    entryKey TEXT PRIMARY KEY NOT NULL,
+                    articleKey TEXT NOT NULL REFERENCES article(key) ON DELETE CASCADE
+                );
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: - ArticleStore
+
+    public func state(of sourceID: String) async throws(StoreError) -> SourceState? {
+        try await read { db in try SourceStateRecord.fetchOne(db, key: sourceID)?.state }
+    }
+
+    public func articles(of sourceID: String) async throws(StoreError) -> [Article] {
+        try await read { db in
+            // An article two sources list is stored once; each list shows it as its own.
+            try ArticleRecord.fetchAll(db, sql: """
+                SELECT article.* FROM sourceList JOIN article ON article.key = sourceList.articleKey
+                WHERE sourceList.sourceID = ? ORDER BY sourceList.position
+                """, arguments: [sourceID]).map { record in
+                var article = try record.article()
+                article.sourceID = sourceID
+                return article
+            }
+        }
+    }
+
+    public func archive(of sourceIDs: Set<String>) async throws(StoreError) -> [Article] {
+        guard !sourceIDs.isEmpty else { return [] }
+        return try await read { db in
+            try ArticleRecord
+                .filter(sourceIDs.contains(ArticleRecord.Columns.sourceID))
+                .order(ArticleRecord.Columns.published == nil, ArticleRecord.Columns.published.desc, ArticleRecord.Columns.firstSeen.desc)
+                .fetchAll(db)
+                .map { try $0.article() }
+        }
+    }
+
+    public func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) async throws(StoreError) {
+        try await write { db in
+            try SourceListRecord.filter(SourceListRecord.Columns.sourceID == sourceID).deleteAll(db)
+            for (position, article) in content.articles.enumerated() {
+                try ArticleRecord.upsert(article, at: date, in: db)
+                try SourceListRecord(sourceID: sourceID, position: position, articleKey: article.id).insert(db, onConflict: .replace)
+            }
+            var state = SourceState()
+            state.recordSuccess(content, at: date)
+            try SourceStateRecord(sourceID: sourceID, state: state).upsert(db)
+        }
+    }
+
+    public func recordNotModified(of sourceID: String, at date: Date) async throws(StoreError) {
+        try await write { db in
+            if let record = try SourceStateRecord.fetchOne(db, key: sourceID) {
+                var state = record.state
+                state.recordNotModified(at: date)
+                try SourceStateRecord(sourceID: sourceID, state: state).update(db)
+            }
+            try db.execute(sql: """
+                UPDATE article SET lastSeen = ? WHERE key IN (SELECT articleKey FROM sourceList WHERE sourceID = ?)
+                """, arguments: [date.timeIntervalSince1970, sourceID])
+        }
+    }
+
+    public func recordFailure(of sourceID: String, error: SourceError, at date: Date) async throws(StoreError) {
+        try await write { db in
+            var state = try SourceStateRecord.fetchOne(db, key: sourceID)?.state ?? SourceState()
+            state.recordFailure(error, at: date)
+            try SourceStateRecord(sourceID: sourceID, state: state).save(db)
+        }
+    }
+
+    public func keepSaved(_ saved: [SavedSnapshot], at date: Date) async throws(StoreError) {
+        try await write { db in
+            try SavedRecord.deleteAll(db)
+            for item in saved {
+                try ArticleRecord.upsert(item.article, at: date, in: db, touchLastSeen: false)
+                try SavedRecord(entryKey: item.entryKey, articleKey: item.article.id).insert(db, onConflict: .replace)
+            }
+        }
+    }
+
+    public func savedArticles(ids: Set<String>) async throws(StoreError) -> [String: Article] {
+        guard !ids.isEmpty else { return [:] }
+        return try await read { db in
+            var found: [String: Article] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT saved.entryKey AS entryKey, article.* FROM saved JOIN article ON article.key = saved.articleKey") {
+                let entryKey: String = row["entryKey"]
+                if ids.contains(entryKey) { found[entryKey] = try ArticleRecord(row: row).article() }
+            }
+            return found
+        }
+    }
+
+    public func prune(notSeenSince cutoff: Date) async throws(StoreError) -> Int {
+        try await write { db in
+            try db.execute(sql: """
+                DELETE FROM article WHERE lastSeen < ?
+                AND key NOT IN (SELECT articleKey FROM saved)
+                AND key NOT IN (SELECT articleKey FROM sourceList)
+                """, arguments: [cutoff.timeIntervalSince1970])
+            return db.changesCount
+        }
+    }
+
+    public func statistics() async throws(StoreError) -> StoreStatistics {
+        let counts = try await read { db in
+            (try ArticleRecord.fetchCount(db), try SourceStateRecord.fetchCount(db), try SavedRecord.fetchCount(db))
+        }
+        let bytes = ["", "-wal"].reduce(0) { total, suffix in
+            total + ((try? FileManager.default.attributesOfItem(atPath: path.path + suffix)[.size] as? Int) ?? 0)
+        }
+        return StoreStatistics(articles: counts.0, sources: counts.1, saved: counts.2, bytes: bytes)
+    }
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await database.read(body)
+        } catch {
+            throw StoreError("cannot read \(path.lastPathComponent) (\(error))")
+        }
+    }
+
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
+        do {
+            return try await database.write(body)
+        } catch {
+            throw StoreError("cannot write \(path.lastPathComponent) (\(error))")
+        }
+    }
+}
+
+// MARK: - Records
+
+/// The rows of the cache, as written since v1: dates as seconds since 1970 (DOUBLE), categories
+/// as a JSON array in TEXT.
+private protocol CacheRecord: Codable, FetchableRecord, PersistableRecord {}
+
+extension CacheRecord {
+    static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy { .timeIntervalSince1970 }
+    static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy { .timeIntervalSince1970 }
+}
+
+extension SQLiteStore {
+    /// A row of `article`. Categories stay JSON text here and are decoded in `article()`, so that
+    /// a row whose categories are not a JSON array of strings is an error naming the article,
+    /// not an article that silently lost them.
+    private struct ArticleRecord: CacheRecord {
+        static let databaseTableName = "article"
+        enum Columns {
+            static let key = Column(CodingKeys.key)
+            static let sourceID = Column(CodingKeys.sourceID)
+            static let published = Column(CodingKeys.published)
+            static let firstSeen = Column(CodingKeys.firstSeen)
+            static let lastSeen = Column(CodingKeys.lastSeen)
+        }
+
+        var key: String
+        var sourceID: String
+        var title: String
+        var summary: String
+        var author: String?
+        var url: String?
+        var imageURL: String?
+        var published: Date?
+        var categories: String
+        var guid: String?
+        var firstSeen: Date
+        var lastSeen: Date
+
+        /// Inserts the article, seen first and last at `date`; or updates its data, keeping when
+        /// it was first seen, and when it was last seen too unless `touchLastSeen`.
+        static func upsert(_ article: Article, at date: Date, in db: Database, touchLastSeen: Bool = true) throws {
+            let record = ArticleRecord(
+                key: article.id, sourceID: article.sourceID, title: article.title, summary: article.summary,
+                author: article.author, url: article.url, imageURL: article.imageURL, published: article.published,
+                categories: String(decoding: try JSONEncoder().encode(article.categories), as: UTF8.self),
+                guid: article.guid, firstSeen: date, lastSeen: date
+            )
+            _ = try record.upsertAndFetch(db, onConflict: [Columns.key.name]) { _ in
+                [Columns.firstSeen.noOverwrite] + (touchLastSeen ? [] : [Columns.lastSeen.noOverwrite])
+            }
+        }
+
+        func article() throws(StoreError) -> Article {
+            let decoded: [String]
+            do {
+                decoded = try JSONDecoder().decode([String].self, from: Data(categories.utf8))
+            } catch {
+                throw StoreError("article \(key): its categories in the cache are not a JSON array of strings")
+            }
+            return Article(
+                id: key, sourceID: sourceID, title: title, summary: summary, author: author, url: url,
+                imageURL: imageURL, published: published, categories: decoded, guid: guid
+            )
+        }
+    }
+
+    /// A row of `sourceState`. The format stays text here: one this newsgen does not know reads
+    /// as none, as it always has.
+    private struct SourceStateRecord: CacheRecord {
+        static let databaseTableName = "sourceState"
+
+        var sourceID: String
+        var lastAttempt: Date?
+        var lastSuccess: Date?
+        var httpStatus: Int?
+        var lastError: String?
+        var failingSince: Date?
+        var etag: String?
+        var lastModified: String?
+        var title: String?
+        var homepage: String?
+        var format: String?
+
+        init(sourceID: String, state: SourceState) {
+            self.sourceID = sourceID
+            lastAttempt = state.lastAttempt
+            lastSuccess = state.lastSuccess
+            httpStatus = state.httpStatus
+            lastError = state.lastError
+            failingSince = state.failingSince
+            etag = state.etag
+            lastModified = state.lastModified
+            title = state.title
+            homepage = state.homepage
+            format = state.format?.rawValue
+        }
+
+        var state: SourceState {
+            var state = SourceState()
+            state.lastAttempt = lastAttempt
+            state.lastSuccess = lastSuccess
+            state.httpStatus = httpStatus
+            state.lastError = lastError
+            state.failingSince = failingSince
+            state.etag = etag
+            state.lastModified = lastModified
+            state.title = title
+            state.homepage = homepage
+            state.format = format.flatMap(FeedFormat.init(rawValue:))
+            return state
+        }
+    }
+
+    /// A row of `sourceList`: the article at `position` in a source's current list.
+    private struct SourceListRecord: CacheRecord {
+        static let databaseTableName = "sourceList"
+        enum Columns {
+            static let sourceID = Column(CodingKeys.sourceID)
+        }
+
+        var sourceID: String
+        var position: Int
+        var articleKey: String
+    }
+
+    /// A row of `saved`: the article a saved entry shows.
+    private struct SavedRecord: CacheRecord {
+        static let databaseTableName = "saved"
+
+        var entryKey: String
+        var articleKey: String
+    }
+}
+
+/// How big the cache is, for `--verbose`.
+public struct StoreStatistics: Sendable, CustomStringConvertible {
+    public var articles: Int
+    public var sources: Int
+    public var saved: Int
+    public var bytes: Int
+
+    public var description: String {
+        let size = bytes >= 1_048_576 ? String(format: "%.1f MiB", Double(bytes) / 1_048_576) : "\(max(1, bytes / 1024)) KiB"
+        return "\(size), \(articles) articles, \(sources) sources, \(saved) saved"
+    }
+}
+

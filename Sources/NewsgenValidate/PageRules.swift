@@ -1,0 +1,144 @@
+import Foundation
+import NewsgenModel
+import NewsgenXML
+
+/// The rules of a page: polyglot HTML5, `lang`, one `<h1>`, unique ids, `alt` on images,
+/// local links that resolve, and a link to the page's feeds.
+struct PageRules {
+    static let xhtmlNamespace = "http://www.w3.org/1999/xhtml"
+    static let feedTypes: Set<String> = ["application/rss+xml", "application/atom+xml", "application/feed+json", "application/json"]
+    static let allowedSchemes: Set<String> = ["http", "https", "mailto"]
+
+    /// The page's path relative to the site root.
+    let path: String
+    let site: SiteFiles
+    /// Where the site is served, when known: absolute feed links under it count as local.
+    let baseURL: URL?
+
+    func check(_ root: XMLElement, into problems: inout FileProblems) {
+        checkPolyglot(root, into: &problems)
+        checkLang(root, into: &problems)
+
+        var walk = Walk()
+        walk.visit(root, rules: self, problems: &problems)
+
+        let h1s = walk.h1s
+        if h1s.isEmpty {
+            let body = root.child("body") ?? root
+            problems.add(.htmlOneH1, "the page has no <h1>; every page needs exactly one", at: body)
+        }
+        for (h1, occurrence) in h1s.dropFirst() {
+            problems.add(.htmlOneH1, "a second <h1> (the first is on line \(h1s[0].element.line)); a page has exactly one", at: h1, occurrence: occurrence)
+        }
+        if !walk.hasFeedLink {
+            let head = root.child("head") ?? root
+            problems.add(.htmlFeedLink, "no <link rel=\"alternate\"> to an RSS, Atom or JSON feed in the output; every page links its feeds", at: head)
+        }
+    }
+
+    private func checkPolyglot(_ root: XMLElement, into problems: inout FileProblems) {
+        if !Self.startsWithDoctype(problems.source.data) {
+            problems.add(.htmlPolyglot, "a page must start with <!DOCTYPE html>", line: 1, column: 1)
+        }
+        if root.name != "html" || root.namespace != Self.xhtmlNamespace {
+            problems.add(.htmlPolyglot, "the root element must be <html xmlns=\"\(Self.xhtmlNamespace)\">", at: root)
+        }
+        let charset = root.child("head")?.children("meta").first { $0.attribute("charset") != nil }
+        if charset?.attribute("charset")?.lowercased() != "utf-8" {
+            problems.add(.htmlPolyglot, "the <head> must declare <meta charset=\"utf-8\"/>", at: charset ?? root.child("head") ?? root)
+        }
+    }
+
+    private func checkLang(_ root: XMLElement, into problems: inout FileProblems) {
+        guard let lang = root.attribute("lang") else {
+            problems.add(.htmlLang, "<html> has no lang attribute; say which language the page is in (lang=\"en\")", at: root)
+            return
+        }
+        if !LanguageTag.isWellFormed(lang) {
+            problems.add(.htmlLang, "lang=\"\(lang)\" is not a language tag such as \"en\" or \"pt-BR\"", at: root)
+        }
+    }
+
+    /// One pass over every element, in document order.
+    private struct Walk {
+        var h1s: [(element: XMLElement, occurrence: Int)] = []
+        var hasFeedLink = false
+        var ids: [String: Int] = [:]
+        /// Elements seen so far on the current line, by name, to tell same-named ones apart.
+        var line = 0
+        var onLine: [String: Int] = [:]
+
+        mutating func visit(_ element: XMLElement, rules: PageRules, problems: inout FileProblems) {
+            if element.line != line {
+                line = element.line
+                onLine.removeAll(keepingCapacity: true)
+            }
+            let occurrence = onLine[element.name, default: 0]
+            onLine[element.name] = occurrence + 1
+
+            switch element.name {
+            case "h1": h1s.append((element, occurrence))
+            case "img" where element.attribute("alt") == nil:
+                problems.add(.htmlImgAlt, "<img src=\"\(element.attribute("src") ?? "")\"> has no alt attribute (use alt=\"\" for a decorative image)", at: element, occurrence: occurrence)
+            case "link" where !hasFeedLink:
+                hasFeedLink = rules.isWorkingFeedLink(element)
+            default: break
+            }
+            if let id = element.attribute("id") {
+                if let first = ids[id] {
+                    problems.add(.htmlUniqueID, "id \"\(id)\" is used again (first on line \(first))", at: element, occurrence: occurrence)
+                } else {
+                    ids[id] = element.line
+                }
+            }
+            for attribute in ["href", "src"] {
+                guard let reference = element.attribute(attribute) else { continue }
+                rules.checkLink(reference, attribute: attribute, on: element, occurrence: occurrence, into: &problems)
+            }
+            for node in element.nodes {
+                if case .element(let child) = node { visit(child, rules: rules, problems: &problems) }
+            }
+        }
+    }
+
+    private func checkLink(_ reference: String, attribute: String, on element: XMLElement, occurrence: Int, into problems: inout FileProblems) {
+        switch site.resolve(reference, from: path) {
+        case .none, .file:
+            break
+        case .external(let scheme):
+            if !Self.allowedSchemes.contains(scheme) {
+                problems.add(.htmlLinkScheme, "\(attribute)=\"\(Self.shortened(reference))\" uses the \(scheme): scheme; pages link only to http(s), mailto: or files of the site", at: element, occurrence: occurrence)
+            }
+        case .missing(let target):
+            problems.add(.htmlLocalLink, "\(attribute)=\"\(reference)\" leads to \(target), which is not in the output", at: element, occurrence: occurrence)
+        case .outside:
+            problems.add(.htmlLocalLink, "\(attribute)=\"\(reference)\" leads outside the site", at: element, occurrence: occurrence)
+        }
+    }
+
+    /// A `<link rel="alternate">` of a feed type whose href is a file of the site (relative, or
+    /// absolute under the known baseURL).
+    private func isWorkingFeedLink(_ link: XMLElement) -> Bool {
+        guard let rel = link.attribute("rel"),
+              rel.lowercased().split(whereSeparator: \.isWhitespace).contains("alternate"),
+              let type = link.attribute("type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased(),
+              Self.feedTypes.contains(type),
+              var href = link.attribute("href") else { return false }
+        if let base = baseURL?.absoluteString, href.hasPrefix(base) {
+            href = "/" + href.dropFirst(base.count)
+        }
+        if case .file = site.resolve(href, from: path) { return true }
+        return false
+    }
+
+    static func startsWithDoctype(_ data: Data) -> Bool {
+        var prefix = data.prefix(64)
+        if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { prefix = prefix.dropFirst(3) }
+        let text = String(decoding: prefix, as: UTF8.self).drop { $0.isWhitespace }
+        return text.lowercased().hasPrefix("<!doctype html>")
+    }
+
+    private static func shortened(_ text: String) -> String {
+        text.count > 60 ? text.prefix(57) + "…" : text
+    }
+}

@@ -1,0 +1,147 @@
+public import Foundation
+import NewsgenModel
+import NewsgenXML
+
+/// What a file is, by its path, and so which checks it gets.
+enum FileKind: Hashable, Sendable {
+    /// `*.html`, `*.htm`: well-formed XML and the page rules.
+    case page
+    /// `*.rss`, `*.atom`, `*.opml`, `sitemap.xml`: well-formed XML, their schema and rules.
+    case rss, atom, opml, sitemap
+    /// `feeds/**/*.json`: JSON and the JSON Feed rules.
+    case jsonFeed
+    /// Other `*.json`: JSON.
+    case json
+    /// Other XML (`*.xml`, `*.xhtml`, `*.svg`): well-formed XML.
+    case xml
+    /// Anything else (CSS, images) is not checked.
+    case other
+
+    init(path: String) {
+        let name = path.split(separator: "/").last.map { $0.lowercased() } ?? ""
+        let ext = name.split(separator: ".").count > 1 ? String(name.split(separator: ".").last ?? "") : ""
+        switch ext {
+        case "html", "htm": self = .page
+        case "rss": self = .rss
+        case "atom": self = .atom
+        case "opml": self = .opml
+        case "json": self = path.hasPrefix("feeds/") ? .jsonFeed : .json
+        case "xml": self = name == "sitemap.xml" ? .sitemap : .xml
+        case "xhtml", "svg": self = .xml
+        default: self = .other
+        }
+    }
+
+    var schemaRule: ValidationRule? {
+        switch self {
+        case .rss: .rssSchema
+        case .atom: .atomSchema
+        case .opml: .opmlSchema
+        case .sitemap: .sitemapSchema
+        default: nil
+        }
+    }
+}
+
+/// Checks every file of a site: pages, feeds, OPML and sitemap with libxml2 (well-formedness,
+/// RELAX NG schemas) and newsgen's rules; JSON with a strict JSON parser and the JSON Feed
+/// rules. Every problem is reported, not just the first.
+public enum SiteValidator {
+    /// Validates every file below `directory`, in parallel across the machine's cores.
+    /// `baseURL` is where the site will be served (a build knows it); without it, rules that
+    /// need it work from the files themselves.
+    public static func validate(directory: URL, baseURL: URL? = nil) async -> ValidationReport {
+        let root = directory.standardizedFileURL
+        let files = regularFiles(below: root)
+        let paths = files.map(\.path)
+        let context = Context(root: root, site: SiteFiles(files: paths), baseURL: baseURL)
+        // Largest first, so that one big page does not finish last on a single core.
+        let order = files.indices.sorted { files[$0].size > files[$1].size }
+        let problems = await Parallel.map(order) { index in
+            check(root.appendingPathComponent(paths[index]), path: paths[index], context: context)
+        }.flatMap { $0 }
+        return ValidationReport(
+            filesChecked: paths.count,
+            problems: problems.sorted {
+                ($0.path, $0.line, $0.column, $0.rule.rawValue, $0.message) < ($1.path, $1.line, $1.column, $1.rule.rawValue, $1.message)
+            }
+        )
+    }
+
+    /// What every file's checks share.
+    struct Context: Sendable {
+        var root: URL
+        var site: SiteFiles
+        var baseURL: URL?
+    }
+
+    /// Every regular file below `root` (symbolic links followed), relative to it, sorted, with its size.
+    static func regularFiles(below root: URL) -> [(path: String, size: Int)] {
+        let paths = FileManager.default.enumerator(atPath: root.path)?.allObjects as? [String] ?? []
+        return paths.compactMap { path -> (path: String, size: Int)? in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(path).resolvingSymlinksInPath().path)
+            guard attributes?[.type] as? FileAttributeType == .typeRegular else { return nil }
+            return (path, (attributes?[.size] as? NSNumber)?.intValue ?? 0)
+        }.sorted { $0.path < $1.path }
+    }
+
+    /// The problems of one file.
+    static func check(_ file: URL, path: String, context: Context) -> [ValidationProblem] {
+        let kind = FileKind(path: path)
+        if kind == .other { return [] }
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            return [ValidationProblem(path: path, line: 0, column: 0, rule: .fileUnreadable, message: "cannot be read (\(FileProblem.describe(error)))")]
+        }
+        var problems = FileProblems(path: path, source: SourceText(data))
+        switch kind {
+        case .json, .jsonFeed:
+            checkJSON(data, kind: kind, context: context, into: &problems)
+        default:
+            checkXML(data, kind: kind, context: context, into: &problems)
+        }
+        return problems.problems
+    }
+
+    private static func checkXML(_ data: Data, kind: FileKind, context: Context, into problems: inout FileProblems) {
+        var schema: LibXML.RelaxNGSchema?
+        if let rule = kind.schemaRule, let compiled = Schemas.compiled[kind] {
+            switch compiled {
+            case .success(let compiled): schema = compiled
+            case .failure(let error): problems.add(rule, error.description, line: 0, column: 0)
+            }
+        }
+        let checked = data.withUnsafeBytes { LibXML.check($0, url: problems.path, schema: schema) }
+        for diagnostic in checked.syntax {
+            problems.add(diagnostic.isForbiddenCharacter ? .xmlForbiddenChar : .xmlWellFormed, diagnostic.message,
+                         line: diagnostic.line, column: diagnostic.column)
+        }
+        if let rule = kind.schemaRule {
+            SchemaMessages.report(checked.schema, as: rule, into: &problems)
+        }
+        guard let root = checked.root else { return }
+        let feed = FeedRules(path: problems.path, baseURL: context.baseURL)
+        switch kind {
+        case .page: PageRules(path: problems.path, site: context.site, baseURL: context.baseURL).check(root, into: &problems)
+        case .rss: feed.checkRSS(root, into: &problems)
+        case .atom: feed.checkAtom(root, into: &problems)
+        default: break
+        }
+    }
+
+    private static func checkJSON(_ data: Data, kind: FileKind, context: Context, into problems: inout FileProblems) {
+        let root: JSONNode
+        do {
+            root = try JSONDocument.parse(data)
+        } catch {
+            problems.add(.jsonWellFormed, "not valid JSON: \(error.message)", offset: error.offset)
+            return
+        }
+        if kind == .jsonFeed {
+            JSONFeedRules(feed: FeedRules(path: problems.path, baseURL: context.baseURL)).check(root, into: &problems)
+        }
+    }
+}
+

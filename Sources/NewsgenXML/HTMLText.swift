@@ -1,0 +1,54 @@
+import NewsgenModel
+/// Turns HTML found in feeds into plain text, and finds its first image.
+///
+/// Until newsgen has an HTML sanitizer, feed markup never reaches a page: summaries
+/// are reduced to their text here, and the template escapes that text.
+package enum HTMLText {
+    /// The readable text of an HTML fragment: markup removed, entities decoded,
+    /// script and style dropped, whitespace collapsed.
+    package static func plainText(fromHTML html: String) -> String {
+        // Most summaries carry no markup at all; skip the parser for those.
+        guard html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else {
+            return Text.collapsingWhitespace(html)
+        }
+        guard let body = LibXML.parseHTMLFragment(html) else { return "" }
+        var text = ""
+        appendText(of: body, to: &text)
+        return Text.collapsingWhitespace(text)
+    }
+
+    /// The `src` of the first `<img>` in an HTML fragment, if any.
+    package static func firstImageSource(inHTML html: String) -> String? {
+        guard html.range(of: "<img", options: .caseInsensitive) != nil,
+              let body = LibXML.parseHTMLFragment(html) else { return nil }
+        return firstImageSource(in: body)
+    }
+
+    /// The `src` of the first `<img>` below an element (XHTML content in Atom feeds).
+    package static func firstImageSource(in element: XMLElement) -> String? {
+        element.firstDescendant { $0.name.lowercased() == "img" && $0.attribute("src") != nil }?
+            .attribute("src")
+    }
+
+    private static let invisible: Set<String> = ["script", "style", "noscript", "template", "head", "title"]
+    private static let blocks: Set<String> = [
+        "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6",
+        "blockquote", "pre", "tr", "td", "th", "table", "section", "article", "figure", "figcaption", "hr", "dd", "dt",
+    ]
+
+    private static func appendText(of element: XMLElement, to text: inout String) {
+        for node in element.nodes {
+            switch node {
+            case .text(let run):
+                text += run
+            case .element(let child):
+                let name = child.name.lowercased()
+                if invisible.contains(name) { continue }
+                let isBlock = blocks.contains(name)
+                if isBlock { text += " " }
+                appendText(of: child, to: &text)
+                if isBlock { text += " " }
+            }
+        }
+    }
+}

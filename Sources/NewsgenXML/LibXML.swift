@@ -1,0 +1,270 @@
+import CLibXML2
+import Foundation
+
+/// The one place that talks to libxml2: parse a buffer, collect every diagnostic,
+/// copy the tree out as Swift values, free everything.
+///
+/// Untrusted input is parsed without entity substitution, DTD loading or network
+/// access (no `XML_PARSE_NOENT`, `DTDLOAD`, `DTDVALID` or `HUGE`), and an external
+/// entity loader that refuses everything is installed before the first parse.
+package enum LibXML {
+    /// Parses XML. With `recover`, libxml2 repairs what it can (for sloppy feeds); without it,
+    /// any error means no tree (for checking our own output).
+    package static func parseXML(_ bytes: UnsafeRawBufferPointer, url: String, recover: Bool) -> (root: XMLElement?, diagnostics: [XMLDiagnostic]) {
+        var options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
+        if recover { options |= Int32(XML_PARSE_RECOVER.rawValue) }
+        return withDiagnostics { () -> XMLElement? in
+            guard let document = readXML(bytes, url: url, options: options) else { return nil }
+            defer { xmlFreeDoc(document) }
+            guard let root = xmlDocGetRootElement(document) else { return nil }
+            return copyElement(root, depth: 0)
+        }
+    }
+
+    /// What a strict check of one of our own documents found.
+    package struct CheckedDocument: Sendable {
+        /// The tree, when the document is well-formed.
+        package var root: XMLElement?
+        /// Well-formedness errors (warnings dropped); empty when the document is well-formed.
+        package var syntax: [XMLDiagnostic]
+        /// Where the document breaks the schema; empty when it matches or no schema was given.
+        package var schema: [XMLDiagnostic]
+    }
+
+    /// Parses our own output strictly (no recovery) and, when it is well-formed, validates it
+    /// against `schema` and copies its tree, all from one parse.
+    package static func check(_ bytes: UnsafeRawBufferPointer, url: String, schema: RelaxNGSchema?) -> CheckedDocument {
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue
+            | XML_PARSE_BIG_LINES.rawValue)
+        let syntax = DiagnosticCollector()
+        let validity = DiagnosticCollector()
+        var root: XMLElement?
+        if let document = collecting(into: syntax, { readXML(bytes, url: url, options: options) }) {
+            defer { xmlFreeDoc(document) }
+            if syntax.diagnostics.allSatisfy({ $0.severity == .warning }) {
+                if let schema {
+                    collecting(into: validity) { schema.validate(document, into: validity) }
+                }
+                root = xmlDocGetRootElement(document).map { copyElement($0, depth: 0) }
+            }
+        }
+        return CheckedDocument(
+            root: root,
+            syntax: syntax.diagnostics.filter { $0.severity != .warning },
+            schema: validity.diagnostics.filter { $0.severity != .warning }
+        )
+    }
+
+    /// A compiled RELAX NG schema.
+    ///
+    /// libxml2 does not change a compiled schema while validating with it, so one instance
+    /// serves every thread; each validation gets its own validation context.
+    package final class RelaxNGSchema: @unchecked Sendable {
+        private let schema: xmlRelaxNGPtr
+
+        /// Compiles a schema written in RELAX NG's XML syntax; the error lists what libxml2 said.
+        package init(text: String, name: String) throws(RelaxNGSchemaError) {
+            _ = LibXML.installGuards
+            let collector = DiagnosticCollector()
+            var utf8 = Array(text.utf8)
+            let compiled = LibXML.collecting(into: collector) { () -> xmlRelaxNGPtr? in
+                utf8.withUnsafeMutableBufferPointer { buffer -> xmlRelaxNGPtr? in
+                    guard let base = buffer.baseAddress else { return nil }
+                    let parser = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                        xmlRelaxNGNewMemParserCtxt($0, Int32(clamping: buffer.count))
+                    }
+                    guard let parser else { return nil }
+                    defer { xmlRelaxNGFreeParserCtxt(parser) }
+                    xmlRelaxNGSetParserStructuredErrors(parser, LibXML.recordError, Unmanaged.passUnretained(collector).toOpaque())
+                    return xmlRelaxNGParse(parser)
+                }
+            }
+            guard let compiled else {
+                let messages = collector.diagnostics.map(\.description)
+                throw RelaxNGSchemaError(name: name, messages: messages.isEmpty ? ["libxml2 could not compile it"] : messages)
+            }
+            schema = compiled
+        }
+
+        deinit { xmlRelaxNGFree(schema) }
+
+        /// Validates a parsed document; every validity error goes to `collector`.
+        fileprivate func validate(_ document: xmlDocPtr, into collector: DiagnosticCollector) {
+            guard let context = xmlRelaxNGNewValidCtxt(schema) else {
+                collector.append(XMLDiagnostic(line: 0, column: 0, message: "libxml2 could not start a RELAX NG validation", severity: .error))
+                return
+            }
+            defer { xmlRelaxNGFreeValidCtxt(context) }
+            let before = collector.diagnostics.count
+            xmlRelaxNGSetValidStructuredErrors(context, LibXML.recordError, Unmanaged.passUnretained(collector).toOpaque())
+            let result = withExtendedLifetime(collector) { xmlRelaxNGValidateDoc(context, document) }
+            if result != 0 && collector.diagnostics.count == before {
+                collector.append(XMLDiagnostic(line: 0, column: 0, message: "does not match the schema", severity: .error))
+            }
+        }
+    }
+
+    /// Parses an HTML fragment leniently (HTML as it is found in feeds) and returns its body.
+    package static func parseHTMLFragment(_ html: String) -> XMLElement? {
+        _ = installGuards
+        let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
+            | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
+        var utf8 = Array(html.utf8)
+        if utf8.isEmpty { return nil }
+        let (element, _) = withDiagnostics { () -> XMLElement? in
+            utf8.withUnsafeMutableBufferPointer { buffer -> XMLElement? in
+                guard let base = buffer.baseAddress else { return nil }
+                let document = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    htmlReadMemory($0, Int32(clamping: buffer.count), "about:fragment", "UTF-8", options)
+                }
+                guard let document else { return nil }
+                defer { xmlFreeDoc(document) }
+                guard let root = xmlDocGetRootElement(document) else { return nil }
+                return copyElement(root, depth: 0)
+            }
+        }
+        return element
+    }
+
+    // MARK: - Internals
+
+    /// Deeper trees are cut off: no feed needs them, and recursion must stay bounded.
+    private static let maximumDepth = 256
+
+    fileprivate static let installGuards: Void = {
+        xmlInitParser()
+        newsgen_installEntityLoaderGuard()
+    }()
+
+    private static func readXML(_ bytes: UnsafeRawBufferPointer, url: String, options: Int32) -> xmlDocPtr? {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        return xmlReadMemory(base.assumingMemoryBound(to: CChar.self), Int32(clamping: bytes.count), url, nil, options)
+    }
+
+    /// Runs `body` collecting the diagnostics it raises (see `collecting(into:_:)`).
+    private static func withDiagnostics<T>(_ body: () -> T) -> (T, [XMLDiagnostic]) {
+        let collector = DiagnosticCollector()
+        let result = collecting(into: collector, body)
+        return (result, collector.diagnostics)
+    }
+
+    /// Runs `body` with this thread's structured error handler sending everything to `collector`,
+    /// then resets it. libxml2's handler is per thread, so nothing in `body` may suspend.
+    fileprivate static func collecting<T>(into collector: DiagnosticCollector, _ body: () -> T) -> T {
+        _ = installGuards
+        xmlSetStructuredErrorFunc(Unmanaged.passUnretained(collector).toOpaque(), recordError)
+        let result = body()
+        xmlSetStructuredErrorFunc(nil, nil)
+        return withExtendedLifetime(collector) { result }
+    }
+
+    /// The structured error handler: `context` is an unretained `DiagnosticCollector`.
+    fileprivate static let recordError: xmlStructuredErrorFunc = { context, error in
+        guard let context, let error else { return }
+        Unmanaged<DiagnosticCollector>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
+    }
+
+    fileprivate final class DiagnosticCollector {
+        private(set) var diagnostics: [XMLDiagnostic] = []
+
+        package func append(_ diagnostic: XMLDiagnostic) {
+            guard diagnostics.count < 1000 else { return }
+            diagnostics.append(diagnostic)
+        }
+
+        package func record(_ error: xmlError) {
+            let message = error.message.map { String(cString: $0) } ?? "unknown error"
+            let severity: XMLDiagnostic.Severity
+            switch error.level {
+            case XML_ERR_WARNING: severity = .warning
+            case XML_ERR_FATAL: severity = .fatal
+            default: severity = .error
+            }
+            // Validity errors point at a node: keep its name, so that a column can be found.
+            var element: String?
+            if error.domain == Int32(XML_FROM_RELAXNGV.rawValue), let node = error.node {
+                let node = node.assumingMemoryBound(to: xmlNode.self)
+                if node.pointee.type == XML_ELEMENT_NODE { element = LibXML.string(node.pointee.name) }
+            }
+            append(XMLDiagnostic(
+                line: Int(error.line),
+                column: Int(error.int2),
+                message: message.trimmingCharacters(in: .whitespacesAndNewlines),
+                severity: severity,
+                element: element,
+                isForbiddenCharacter: error.domain == Int32(XML_FROM_PARSER.rawValue) && error.code == Int32(XML_ERR_INVALID_CHAR.rawValue)
+            ))
+        }
+    }
+
+    private static func copyElement(_ node: xmlNodePtr, depth: Int) -> XMLElement {
+        var element = XMLElement(
+            name: string(node.pointee.name) ?? "",
+            namespace: node.pointee.ns.flatMap { string($0.pointee.href) },
+            attributes: [],
+            nodes: [],
+            line: Int(xmlGetLineNo(node))
+        )
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            let value = current.pointee.children.map { copyText(of: $0) } ?? ""
+            element.attributes.append(.init(
+                name: string(current.pointee.name) ?? "",
+                namespace: current.pointee.ns.flatMap { string($0.pointee.href) },
+                value: value
+            ))
+            attribute = current.pointee.next
+        }
+        guard depth < maximumDepth else { return element }
+        var child = node.pointee.children
+        while let current = child {
+            switch current.pointee.type {
+            case XML_ELEMENT_NODE:
+                element.nodes.append(.element(copyElement(current, depth: depth + 1)))
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                if let text = string(current.pointee.content) {
+                    if case .text(let previous)? = element.nodes.last {
+                        element.nodes[element.nodes.count - 1] = .text(previous + text)
+                    } else {
+                        element.nodes.append(.text(text))
+                    }
+                }
+            default:
+                // Entity references (never substituted), comments and processing
+                // instructions carry nothing a reader shows.
+                break
+            }
+            child = current.pointee.next
+        }
+        return element
+    }
+
+    /// Text of an attribute's value nodes.
+    private static func copyText(of first: xmlNodePtr) -> String {
+        var result = ""
+        var node: xmlNodePtr? = first
+        while let current = node {
+            if let text = string(current.pointee.content) { result += text }
+            node = current.pointee.next
+        }
+        return result
+    }
+
+    fileprivate static func string(_ pointer: UnsafePointer<xmlChar>?) -> String? {
+        guard let pointer else { return nil }
+        return String(cString: pointer)
+    }
+}
+
+/// A RELAX NG schema that libxml2 could not compile (a bug in newsgen, caught by its tests).
+package struct RelaxNGSchemaError: Error, Sendable, CustomStringConvertible {
+    package var name: String
+    package var messages: [String]
+
+    package init(name: String, messages: [String]) {
+        self.name = name
+        self.messages = messages
+    }
+
+    package var description: String { "the \(name) schema does not compile: \(messages.joined(separator: "; "))" }
+}

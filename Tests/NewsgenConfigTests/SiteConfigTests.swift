@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+@testable import NewsgenModel
+@testable import NewsgenConfig
+
+@Suite("site.json")
+struct SiteConfigTests {
+    let folder = URL(fileURLWithPath: "/srv/site")
+
+    func decode(_ json: String) throws(ConfigError) -> SiteConfig {
+        try SiteConfig.decode(Data(json.utf8), file: folder.appendingPathComponent("site.json"))
+    }
+
+    func error(_ json: String) -> String {
+        do {
+            _ = try decode(json)
+            return "no error"
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test("only sources is required; everything else has its default")
+    func defaults() throws {
+        let config = try decode(#"{"sources": []}"#)
+        #expect(config.title == "Morning Brief")
+        #expect(config.baseURL.absoluteString == "https://news.example.org/")
+        #expect(config.language == "en")
+        #expect(config.output.path == "/srv/site/public")
+        #expect(config.templates.path == "/srv/site/Templates")
+        #expect(config.cache.path == "/srv/site/.newsgen/cache.sqlite")
+        #expect(config.saved.map(\.path) == ["/srv/site/saved.json"])
+        #expect(!config.savedIsExplicit)
+        #expect(config.articlesPerSource == 10)
+        #expect(config.maxCacheAgeDays == 7)
+        #expect(config.keepDays == 30)
+        #expect(config.refreshMinutes == 15)
+        #expect(config.newsapi == NewsAPISettings.defaults)
+    }
+
+    @Test("language takes any well-formed language tag (LanguageTag's rule)", arguments: ["en", "pt-BR", "zh-Hant-TW", "es-419"])
+    func languageTags(tag: String) throws {
+        #expect(try decode(#"{"sources": [], "language": "\#(tag)"}"#).language == tag)
+    }
+
+    @Test("the contract's example decodes, with every source kind")
+    func example() throws {
+        let config = try decode("""
+            {"title": "Morning Brief", "baseURL": "https://news.example.org", "output": "/var/www/news",
+             "saved": ["phone.json", "laptop.json"],
+             "newsapi": { "baseURL": "https://newsapi.org/v2", "apiKeyEnv": "NEWS_API_KEY", "refreshMinutes": 60 },
+             "sources": [
+               { "id": "bbc-news", "newsapi": "bbc-news" },
+               { "id": "us-business", "name": "US Business", "newsapi": { "country": "us", "category": "business" } },
+               { "id": "swift", "name": "Swift news", "newsapi": { "q": "swift programming" } },
+               { "id": "hn", "name": "Hacker News", "feed": "https://hnrss.org/frontpage", "category": "technology" },
+               { "id": "local", "name": "Local sample", "feed": "Samples/feeds/local.xml" },
+               { "id": "team", "name": "Team news", "json": "https://api.example.org/news" }
+             ]}
+            """)
+        #expect(config.baseURL.absoluteString == "https://news.example.org/", "a trailing slash is added")
+        #expect(config.output.path == "/var/www/news")
+        #expect(config.saved.map(\.lastPathComponent) == ["phone.json", "laptop.json"])
+        #expect(config.savedIsExplicit)
+        #expect(config.sources.map(\.id) == ["bbc-news", "us-business", "swift", "hn", "local", "team"])
+        #expect(config.sources[0].kind == .newsapi(.source("bbc-news")))
+        #expect(config.sources[1].kind == .newsapi(.topHeadlines(["country": "us", "category": "business"])))
+        #expect(config.sources[2].kind == .newsapi(.everything(["q": "swift programming"])))
+        #expect(config.sources[3].kind == .feed(.remote(URL(string: "https://hnrss.org/frontpage")!)))
+        #expect(config.sources[4].kind == .feed(.file(URL(fileURLWithPath: "/srv/site/Samples/feeds/local.xml"))))
+        #expect(config.sources[5].kind == .json(.remote(URL(string: "https://api.example.org/news")!)))
+    }
+
+    @Test("errors name the file, the key path and what was expected", arguments: [
+        (#"{}"#, "site.json: sources: is required"),
+        (#"{"sources": {}}"#, "site.json: sources: expected an array of sources, found an object"),
+        (#"{"sources": [], "titel": "x"}"#, "site.json: titel: unknown key; did you mean title?"),
+        (#"{"sources": [{"id": "a", "fead": "x.xml"}]}"#, "site.json: sources[0].fead: unknown key; did you mean feed?"),
+        (#"{"sources": [{"id": "a", "feed": "x.xml"}, {"id": "b"}, {"id": "c", "feed": "ftp://x/y"}]}"#, "site.json: sources[1]: expected exactly one of feed, newsapi or json, found none"),
+        (#"{"sources": [{"id": "c", "feed": "ftp://x/y"}]}"#, "site.json: sources[0].feed: expected a URL or a path"),
+        (#"{"sources": [{"id": "c", "feed": ""}]}"#, "site.json: sources[0].feed: expected a URL or a path"),
+        (#"{"sources": [{"id": "c", "feed": 3}]}"#, "site.json: sources[0].feed: expected a string, found a number"),
+        (#"{"sources": [{"id": "Bad Id", "feed": "x"}]}"#, "site.json: sources[0].id: expected lowercase letters"),
+        (#"{"sources": [{"id": "a", "feed": "x"}, {"id": "a", "feed": "y"}]}"#, "site.json: sources[1].id: \"a\" is already the id of sources[0]"),
+        (#"{"sources": [{"id": "a", "feed": "x", "newsapi": "y"}]}"#, "expected exactly one of feed, newsapi or json, found feed and newsapi"),
+        (#"{"sources": [], "baseURL": "news.example.org"}"#, "site.json: baseURL: expected an absolute http(s) URL"),
+        (#"{"sources": [], "articlesPerSource": 0}"#, "site.json: articlesPerSource: expected a whole number from 1 to 1000, found 0"),
+        (#"{"sources": [], "maxCacheAgeDays": 1.5}"#, "site.json: maxCacheAgeDays: expected a whole number"),
+        (#"{"sources": [], "newsapi": {"apiKey": "secret"}}"#, "site.json: newsapi.apiKey: unknown key; did you mean apiKeyEnv?"),
+        (#"{"sources": [{"id": "n", "newsapi": {"page": 2}}]}"#, "site.json: sources[0].newsapi.page: unknown key"),
+        (#"{"sources": [{"id": "n", "newsapi": {}}]}"#, "site.json: sources[0].newsapi: expected q (for everything), or country"),
+        (#"{"sources": [], "saved": 5}"#, "site.json: saved: expected a path or an array of paths, found a number"),
+        (#"{"sources": [], "language": "english!"}"#, "site.json: language: expected a language tag"),
+        (#"{"sources": [], "language": "e"}"#, "site.json: language: expected a language tag such as en or pt-BR"),
+        (#"{"sources": [] "#, "site.json:1:16: expected ',' or '}' after an object member, found the end of the file"),
+        (#"[]"#, "site.json: expected an object, found an array"),
+    ])
+    func errors(json: String, expected: String) {
+        let message = error(json)
+        #expect(message.hasPrefix(expected) || message.contains(expected), "got: \(message)")
+    }
+
+    @Test("JSON that is broken names the line and column and what was expected", arguments: [
+        ("{\n  \"title\": \"News\",\n  \"sources\": [],\n}\n",
+         "site.json:4:1: expected another member after ','; JSON allows no trailing comma"),
+        ("{\n  \"title\": \"News\"\n  \"sources\": []\n}\n",
+         "site.json:3:3: expected ',' or '}' after an object member, found '\"'"),
+        ("", "site.json: is empty; expected a JSON object"),
+        (" \n\n", "site.json: is empty; expected a JSON object"),
+        ("{\n  \"title\": \"News,\n  \"sources\": []\n}\n",
+         "site.json:2:18: expected '\"' to close the string before the end of the line (a line break inside a string is written \\n)"),
+        ("{\"sources\": [], \"refreshMinutes\": fifteen}",
+         "site.json:1:35: expected a value (an object, array, string, number, true, false or null), found fifteen"),
+        ("{\"sources\": [], \"output\": 'public'}",
+         "site.json:1:27: expected a value (an object, array, string, number, true, false or null), found '''; JSON strings use double quotes"),
+        ("{\"sources\": [], \"title\": nul}", "site.json:1:26: expected null, found nul"),
+    ])
+    func syntax(json: String, expected: String) {
+        #expect(error(json) == expected)
+    }
+
+    @Test("a syntax error carries its line and column as fields, printed as file:line:col")
+    func syntaxFields() {
+        do {
+            _ = try decode("{\"sources\": [1 2]}")
+            Issue.record("accepted")
+        } catch {
+            #expect(error.file == "site.json")
+            #expect(error.position?.line == 1 && error.position?.column == 16)
+            #expect(error.description == "site.json:1:16: expected ',' or ']' after an array element, found '2'")
+            #expect(error.keyPath == "")
+            #expect(error.message == "expected ',' or ']' after an array element, found '2'")
+        }
+    }
+
+    @Test("an unknown key lists the allowed ones")
+    func allowedKeys() {
+        #expect(error(#"{"sources": [], "colour": "red"}"#).contains("(allowed: title, description, baseURL"))
+    }
+
+    @Test("a missing file is one clear line")
+    func missingFile() {
+        #expect(throws: ConfigError.self) { try SiteConfig.load(from: URL(fileURLWithPath: "/nonexistent/site.json")) }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import NewsgenModel
+
+/// The one bounded-parallel map behind rendering, validation, publishing and fetching.
+@Suite("Parallel.map")
+struct ParallelTests {
+    /// Counts the transforms running at once, and the most ever seen.
+    final class Gauge: @unchecked Sendable {
+        private let lock = NSLock()
+        private var running = 0
+        private var highest = 0
+
+        func enter() { lock.withLock { running += 1; highest = max(highest, running) } }
+        func leave() { lock.withLock { running -= 1 } }
+        var peak: Int { lock.withLock { highest } }
+    }
+
+    @Test("results come back in the items' order, however long each takes")
+    func keepsOrder() async {
+        let items = Array(0..<40)
+        let results = await Parallel.map(items, maxConcurrent: 4) { item in
+            // The early items take longest, so they finish last.
+            try? await Task.sleep(for: .milliseconds(2 * (40 - item) % 17))
+            return "item \(item)"
+        }
+        #expect(results == items.map { "item \($0)" })
+    }
+
+    @Test("never more than maxConcurrent at once, and that many are used", arguments: [1, 3, 8])
+    func bounded(limit: Int) async {
+        let gauge = Gauge()
+        let results = await Parallel.map(Array(0..<24), maxConcurrent: limit) { item in
+            gauge.enter()
+            try? await Task.sleep(for: .milliseconds(20))
+            gauge.leave()
+            return item * 2
+        }
+        #expect(results == (0..<24).map { $0 * 2 })
+        #expect(gauge.peak == limit)
+    }
+
+    @Test("a synchronous transform, no items, and a limit below one")
+    func edges() async {
+        #expect(await Parallel.map([Int](), maxConcurrent: 4) { $0 + 1 }.isEmpty)
+        #expect(await Parallel.map([1, 2, 3], maxConcurrent: 0) { $0 + 1 } == [2, 3, 4])
+        #expect(await Parallel.map(["a", "b"]) { $0.uppercased() } == ["A", "B"])
+    }
+}

@@ -1,0 +1,87 @@
+import Testing
+
+@Suite("URL normalization")
+struct URLNormalizerTests {
+    @Test("same story, different spellings", arguments: [
+        ("HTTPS://Example.COM/News/Story", "https://example.com/News/Story"),
+        ("https://example.com/story/", "https://example.com/story"),
+        ("https://example.com/story#comments", "https://example.com/story"),
+        ("https://example.com/story?utm_source=rss&utm_medium=feed", "https://example.com/story"),
+        ("https://example.com/story?id=7&utm_campaign=x", "https://example.com/story?id=7"),
+        ("https://example.com:443/story", "https://example.com/story"),
+        ("http://example.com:80/", "http://example.com"),
+        ("https://example.com", "https://example.com"),
+        ("  https://example.com/a  ", "https://example.com/a"),
+    ])
+    func normalizes(input: String, expected: String) {
+        #expect(URLNormalizer.normalize(input) == expected)
+    }
+
+    @Test("path case and other parameters are kept: they can name different pages")
+    func keepsMeaning() {
+        #expect(URLNormalizer.normalize("https://example.com/A") != URLNormalizer.normalize("https://example.com/a"))
+        #expect(URLNormalizer.normalize("https://example.com/?p=1") != URLNormalizer.normalize("https://example.com/?p=2"))
+    }
+
+    @Test("only absolute http(s) URLs normalize", arguments: ["javascript:alert(1)", "mailto:a@b.c", "/relative", "", "ftp://example.com/x", "https://"])
+    func rejects(input: String) {
+        #expect(URLNormalizer.normalize(input) == nil)
+    }
+
+    @Test("links resolve against the feed, and only http(s) survive")
+    func absolute() {
+        let base = URL(string: "https://example.com/news/feed.xml")
+        #expect(URLNormalizer.absoluteHTTP("/a", base: base) == "https://example.com/a")
+        #expect(URLNormalizer.absoluteHTTP("b", base: base) == "https://example.com/news/b")
+        #expect(URLNormalizer.absoluteHTTP("javascript:alert(1)", base: base) == nil)
+        #expect(URLNormalizer.absoluteHTTP("data:text/html,x", base: base) == nil)
+        #expect(URLNormalizer.absoluteHTTP("/a", base: nil) == nil)
+        #expect(URLNormalizer.absoluteHTTP("/a", base: URL(string: "file:///etc/")) == nil)
+    }
+}
+
+import Foundation
+@testable import NewsgenModel
+import NewsgenTestSupport
+
+@Suite("Article lists")
+struct ArticleListTests {
+    func article(_ id: String, url: String?, guid: String? = nil, date: String?, source: String = "s") -> Article {
+        Article(id: id, sourceID: source, title: id, url: url, published: date.map(TestSupport.date), guid: guid)
+    }
+
+    @Test("newest first; undated last in feed order")
+    func sorting() {
+        let list = [
+            article("old", url: nil, date: "2026-11-01T00:00:00Z"),
+            article("undated1", url: nil, date: nil),
+            article("new", url: nil, date: "2026-11-21T00:00:00Z"),
+            article("undated2", url: nil, date: nil),
+        ].sortedNewestFirst()
+        #expect(list.map(\.id) == ["new", "old", "undated1", "undated2"])
+    }
+
+    @Test("duplicates by normalized URL, then by guid within a source")
+    func deduplication() {
+        let list = [
+            article("a", url: "https://example.com/x", date: nil),
+            article("b", url: "HTTPS://EXAMPLE.COM/x/?utm_source=y", date: nil),
+            article("c", url: nil, guid: "g", date: nil),
+            article("d", url: nil, guid: "g", date: nil),
+            article("e", url: nil, guid: "g", date: nil, source: "other"),
+        ].deduplicated()
+        #expect(list.map(\.id) == ["a", "c", "e"])
+    }
+
+    @Test("slugs are safe path segments")
+    func slugs() {
+        #expect(Slug.make("Science & Technology") == "science-technology")
+        #expect(Slug.make("Zoë Ångström") == "zoe-angstrom")
+        #expect(Slug.make("../../etc") == "etc")
+        #expect(Slug.make("日本") == "")
+        #expect(Slug.make("A tiny satellite built by students has sent back its first photos", limit: 50) == "a-tiny-satellite-built-by-students-has-sent-back")
+        #expect(Slug.make("Supercalifragilistic", limit: 5) == "super")
+        #expect(Slug.digest("a") != Slug.digest("b"))
+        #expect(Slug.digest("a").count == 16)
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import GRDB
+import Testing
+@testable import NewsgenModel
+@testable import NewsgenStore
+import NewsgenTestSupport
+
+/// The cache's on-disk format: what earlier versions wrote reads the same, and what this one
+/// writes is what they read.
+@Suite("SQLite cache format")
+struct SQLiteStoreTests {
+    static let first = Date(timeIntervalSince1970: 1_795_000_000.25)
+    static let later = first + 3600.5
+    static let published = Date(timeIntervalSince1970: 1_794_990_000.125)
+
+    let file: URL
+
+    init() throws {
+        file = try TestSupport.temporaryFolder().appendingPathComponent("cache.sqlite")
+    }
+
+    func open() throws -> SQLiteStore {
+        try SQLiteStore.open(at: file, logger: TestSupport.recordingLogger().0)
+    }
+
+    /// Runs `sql` on the cache file directly, as `sqlite3` or an earlier newsgen would.
+    func raw<T>(_ body: (Database) throws -> T) throws -> T {
+        let database = try DatabaseQueue(path: file.path)
+        defer { try? database.close() }
+        try SQLiteStore.migrator.migrate(database)
+        return try database.write(body)
+    }
+
+    @Test("a cache written by the hand-written SQL of earlier versions reads back the same")
+    func readsEarlierCache() async throws {
+        try raw { db in
+            // The statements and arguments the store used before it had records.
+            let article = """
+                INSERT INTO article (key, sourceID, title, summary, author, url, imageURL, published, categories, guid, firstSeen, lastSeen)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+            try db.execute(sql: article, arguments: [
+                "https://example.com/a1", "world", "Full", "Everything set", "Ann", "https://example.com/a1",
+                "https://img.example.com/a1.jpg", Self.published.timeIntervalSince1970,
+                String(decoding: try JSONEncoder().encode(["Science", "Tech/AI"]), as: UTF8.self), "guid-1",
+                Self.first.timeIntervalSince1970, Self.later.timeIntervalSince1970,
+            ])
+            try db.execute(sql: article, arguments: [
+                "world:g2", "world", "Bare", "", nil, nil, nil, nil, "[]", "g2",
+                Self.first.timeIntervalSince1970, Self.first.timeIntervalSince1970,
+            ])
+            for (position, key) in ["https://example.com/a1", "world:g2"].enumerated() {
+                try db.execute(sql: "INSERT OR REPLACE INTO sourceList (sourceID, position, articleKey) VALUES (?, ?, ?)",
+                               arguments: ["world", position, key])
+            }
+            try db.execute(sql: """
+                INSERT INTO sourceState (sourceID, lastAttempt, lastSuccess, httpStatus, lastError, failingSince, etag, lastModified, title, homepage, format)
+                VALUES (?, ?, ?, NULL, NULL, NULL, ?, ?, ?, ?, ?)
+                """, arguments: ["world", Self.later.timeIntervalSince1970, Self.first.timeIntervalSince1970, "\"v1\"",
+                                 "Sat, 21 Nov 2026 12:00:00 GMT", "World News", "https://example.com/", "Atom 1.0"])
+            try db.execute(sql: "INSERT INTO sourceState (sourceID, lastAttempt, httpStatus, lastError, failingSince) VALUES (?, ?, ?, ?, ?)",
+                           arguments: ["down", Self.later.timeIntervalSince1970, 503, "HTTP 503", Self.first.timeIntervalSince1970])
+            try db.execute(sql: "INSERT OR REPLACE INTO saved (entryKey, articleKey) VALUES (?, ?)",
+                           arguments: ["favorites:https://example.com/a1", "https://example.com/a1"])
+        }
+
+        let full = Article(
+            id: "https://example.com/a1", sourceID: "world", title: "Full", summary: "Everything set", author: "Ann",
+            url: "https://example.com/a1", imageURL: "https://img.example.com/a1.jpg", published: Self.published,
+            categories: ["Science", "Tech/AI"], guid: "guid-1"
+        )
+        let bare = Article(id: "world:g2", sourceID: "world", title: "Bare", guid: "g2")
+        var world = SourceState()
+        world.lastAttempt = Self.later
+        world.lastSuccess = Self.first
+        world.etag = "\"v1\""
+        world.lastModified = "Sat, 21 Nov 2026 12:00:00 GMT"
+        world.title = "World News"
+        world.homepage = "https://example.com/"
+        world.format = .atom
+        var down = SourceState()
+        down.lastAttempt = Self.later
+        down.httpStatus = 503
+        down.lastError = "HTTP 503"
+        down.failingSince = Self.first
+
+        let store = try open()
+        #expect(try await store.state(of: "world") == world)
+        #expect(try await store.state(of: "down") == down)
+        #expect(try await store.state(of: "unknown") == nil)
+        #expect(try await store.articles(of: "world") == [full, bare])
+        #expect(try await store.archive(of: ["world", "down"]) == [full, bare], "dated first, newest first")
+        #expect(try await store.savedArticles(ids: ["favorites:https://example.com/a1", "readLater:x"])
+            == ["favorites:https://example.com/a1": full])
+        let statistics = try await store.statistics()
+        #expect([statistics.articles, statistics.sources, statistics.saved] as [Int] == [2, 2, 1])
+    }
+
+    @Test("what the store writes is what earlier versions read: seconds since 1970 and JSON text")
+    func writesEarlierFormat() async throws {
+        let store = try open()
+        let article = Article(id: "https://example.com/a1", sourceID: "world", title: "Tagged", url: "https://example.com/a1",
+                              published: Self.published, categories: ["Science"])
+        try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: [article], etag: "\"e\""), at: Self.first)
+        try await store.recordFailure(of: "down", error: SourceError("HTTP 503", status: 503), at: Self.later)
+
+        let (articleRow, worldRow, downRow) = try raw { db in
+            (
+                try Row.fetchOne(db, sql: """
+                    SELECT typeof(published) AS publishedType, published, typeof(firstSeen) AS firstSeenType, firstSeen, lastSeen,
+                        typeof(categories) AS categoriesType, categories, author FROM article
+                    """),
+                try Row.fetchOne(db, sql: "SELECT typeof(lastAttempt) AS lastAttemptType, * FROM sourceState WHERE sourceID = 'world'"),
+                try Row.fetchOne(db, sql: "SELECT * FROM sourceState WHERE sourceID = 'down'")
+            )
+        }
+        let stored = try #require(articleRow)
+        #expect((stored["publishedType"] as String?) == "real")
+        #expect((stored["published"] as Double?) == Self.published.timeIntervalSince1970)
+        #expect((stored["firstSeenType"] as String?) == "real")
+        #expect((stored["firstSeen"] as Double?) == Self.first.timeIntervalSince1970)
+        #expect((stored["lastSeen"] as Double?) == Self.first.timeIntervalSince1970)
+        #expect((stored["categoriesType"] as String?) == "text")
+        #expect((stored["categories"] as String?) == #"["Science"]"#)
+        #expect((stored["author"] as String?) == nil)
+        let world = try #require(worldRow)
+        #expect((world["lastAttemptType"] as String?) == "real")
+        #expect((world["lastSuccess"] as Double?) == Self.first.timeIntervalSince1970)
+        #expect((world["format"] as String?) == "RSS 2.0")
+        #expect((world["etag"] as String?) == "\"e\"")
+        #expect((world["httpStatus"] as Int?) == nil)
+        let failed = try #require(downRow)
+        #expect((failed["failingSince"] as Double?) == Self.later.timeIntervalSince1970)
+        #expect((failed["httpStatus"] as Int?) == 503)
+        #expect((failed["lastError"] as String?) == "HTTP 503")
+        #expect((failed["format"] as String?) == nil)
+    }
+
+    @Test("an upsert keeps firstSeen, and moves lastSeen only for a fetch, not for keeping a saved article")
+    func upsertKeepsFirstSeen() async throws {
+        let store = try open()
+        func seen() throws -> (first: Double, last: Double, title: String)? {
+            try raw { db in
+                try Row.fetchOne(db, sql: "SELECT firstSeen, lastSeen, title FROM article WHERE key = 'a1'")
+                    .map { row in (first: row["firstSeen"] as Double, last: row["lastSeen"] as Double, title: row["title"] as String) }
+            }
+        }
+        var article = Article(id: "a1", sourceID: "world", title: "First title", url: "https://example.com/a1")
+        try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: [article]), at: Self.first)
+        #expect(try seen()?.first == Self.first.timeIntervalSince1970)
+        #expect(try seen()?.last == Self.first.timeIntervalSince1970)
+
+        article.title = "Second title"
+        try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: [article]), at: Self.later)
+        #expect(try seen()?.first == Self.first.timeIntervalSince1970, "a new fetch does not make an article new")
+        #expect(try seen()?.last == Self.later.timeIntervalSince1970)
+        #expect(try seen()?.title == "Second title")
+
+        article.title = "Saved title"
+        try await store.keepSaved([SavedSnapshot(entryKey: "favorites:a1", article: article)], at: Self.later + 86_400)
+        #expect(try seen()?.first == Self.first.timeIntervalSince1970)
+        #expect(try seen()?.last == Self.later.timeIntervalSince1970, "keeping a saved article is not seeing it")
+        #expect(try seen()?.title == "Saved title")
+
+        try await store.recordNotModified(of: "world", at: Self.later + 2 * 86_400)
+        #expect(try seen()?.first == Self.first.timeIntervalSince1970)
+        #expect(try seen()?.last == (Self.later + 2 * 86_400).timeIntervalSince1970, "a 304 sees the listed articles again")
+        #expect(try await store.state(of: "world")?.httpStatus == 304)
+
+        let unlisted = Article(id: "b1", sourceID: "world", title: "Only saved")
+        try await store.keepSaved([SavedSnapshot(entryKey: "favorites:b1", article: unlisted)], at: Self.later)
+        let inserted = try raw { db in try Row.fetchOne(db, sql: "SELECT firstSeen, lastSeen FROM article WHERE key = 'b1'") }
+        #expect((inserted?["firstSeen"] as Double?) == Self.later.timeIntervalSince1970, "a new article is first and last seen when stored")
+        #expect((inserted?["lastSeen"] as Double?) == Self.later.timeIntervalSince1970)
+    }
+}

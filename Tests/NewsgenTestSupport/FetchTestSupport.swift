@@ -1,0 +1,48 @@
+import Foundation
+@testable import NewsgenModel
+@testable import NewsgenFetch
+
+extension RetryPolicy {
+    /// Retries that wait 10 ms, then 20 ms (no jitter); the waits are recorded in `sleeps`
+    /// instead of waited when it is given.
+    package static func fast(attempts: Int = 3, sleeps: SleepLog? = nil) -> RetryPolicy {
+        RetryPolicy(
+            attempts: attempts, baseDelay: .milliseconds(10), maxDelay: .milliseconds(40), budget: .seconds(30), jitter: 0,
+            sleep: { delay in
+                if let sleeps { sleeps.append(delay) } else { try await Task.sleep(for: delay) }
+            }
+        )
+    }
+}
+
+/// The waits a retry policy asked for.
+package final class SleepLog: @unchecked Sendable {
+    package init() {}
+
+    private let lock = NSLock()
+    private var delays: [Duration] = []
+
+    package func append(_ delay: Duration) { lock.withLock { delays.append(delay) } }
+    package var all: [Duration] { lock.withLock { delays } }
+}
+
+/// A fetcher for the length of `body`. NewsAPI requests need `followRedirects: false`.
+package func withHTTPFetcher<T>(followRedirects: Bool = true, timeout: Duration = .seconds(10), _ body: (HTTPFetcher) async throws -> T) async throws -> T {
+    let client = HTTPFetcher.makeClient(followRedirects: followRedirects)
+    do {
+        let result = try await body(HTTPFetcher(client: client, timeout: timeout))
+        try await client.shutdown()
+        return result
+    } catch {
+        try await client.shutdown()
+        throw error
+    }
+}
+
+extension FetchOutcome {
+    /// The content, or `nil` for a 304.
+    package var content: SourceContent? {
+        if case .fetched(let content) = self { return content }
+        return nil
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+@testable import NewsgenModel
+
+/// Paths and helpers shared by the tests.
+package enum TestSupport {
+    /// The repository root (this file is Tests/NewsgenTestSupport/TestSupport.swift).
+    package static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    package static let fixtures = repository.appendingPathComponent("Tests/NewsgenTestSupport/Fixtures")
+    /// feedparser's test feeds: the project's shared copy beside the repository when it is there,
+    /// else the one `Scripts/install-deps` fetched from PyPI into `.feedparser-tests/`.
+    package static let corpus: URL = {
+        let shared = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus/feedparser-tests")
+        return FileManager.default.fileExists(atPath: shared.path) ? shared : repository.appendingPathComponent(".feedparser-tests")
+    }()
+
+    package static func fixture(_ name: String) throws -> Data {
+        try Data(contentsOf: fixtures.appendingPathComponent(name))
+    }
+
+    /// A fresh, empty folder that is removed when the test process ends (or left for inspection on failure).
+    package static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("newsgen-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Every regular file below `folder`, by its path relative to it, with its bytes.
+    package static func fileBytes(below folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for path in FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? [] {
+            let url = folder.appendingPathComponent(path)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = try Data(contentsOf: url)
+            }
+        }
+        return files
+    }
+
+    /// A port on 127.0.0.1 that nothing listens on now: bound by the kernel's choice, then closed.
+    package static func closedPort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw TestSupportError("socket() failed: errno \(errno)") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw TestSupportError("could not bind a port on 127.0.0.1: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// A logger that records every message, so tests can check what a user would read.
+    package static func recordingLogger() -> (Logger, LogRecorder) {
+        let recorder = LogRecorder()
+        var logger = Logger(label: "test") { _ in RecordingHandler(recorder: recorder) }
+        logger.logLevel = .debug
+        return (logger, recorder)
+    }
+
+    package static func date(_ text: String) -> Date {
+        guard let date = Dates.parse(text) else { fatalError("bad test date \(text)") }
+        return date
+    }
+}
+
+/// A helper could not set up what a test needs.
+package struct TestSupportError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
+}
+
+package final class LogRecorder: @unchecked Sendable {
+    package init() {}
+
+    private let lock = NSLock()
+    private var entries: [(Logger.Level, String)] = []
+
+    package func append(_ level: Logger.Level, _ message: String) {
+        lock.withLock { entries.append((level, message)) }
+    }
+
+    package var warnings: [String] { lock.withLock { entries.filter { $0.0 == .warning }.map(\.1) } }
+    package var all: [String] { lock.withLock { entries.map(\.1) } }
+}
+
+package struct RecordingHandler: LogHandler {
+    package let recorder: LogRecorder
+    package var metadata: Logger.Metadata = [:]
+    package var logLevel: Logger.Level = .debug
+
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    package func log(event: LogEvent) {
+        recorder.append(event.level, event.message.description)
+    }
+}

@@ -1,0 +1,32 @@
+import Testing
+@testable import NewsgenValidate
+
+/// Local links resolve as ../shared/tools/check-site and a static web server resolve them.
+@Suite("Local link resolution")
+struct SiteFilesTests {
+    let site = SiteFiles(files: ["index.html", "sources/index.html", "sources/bbc/index.html", "assets/style.css", "feeds/a b.rss"])
+
+    @Test("links resolve relative to the page; a folder means its index.html", arguments: [
+        ("./", "index.html", SiteFiles.Target.file("index.html")),
+        ("", "index.html", .none),
+        ("#main", "index.html", .none),
+        ("?page=2", "index.html", .none),
+        ("sources/", "index.html", .file("sources/index.html")),
+        ("sources", "index.html", .file("sources/index.html")),
+        ("sources/bbc/?x=1#top", "index.html", .file("sources/bbc/index.html")),
+        ("../../assets/style.css", "sources/bbc/index.html", .file("assets/style.css")),
+        ("../", "sources/bbc/index.html", .file("sources/index.html")),
+        ("/assets/style.css", "sources/bbc/index.html", .file("assets/style.css")),
+        ("../feeds/a%20b.rss", "sources/index.html", .file("feeds/a b.rss")),
+        ("assets/style.css/", "index.html", .missing("assets/style.css/index.html")),
+        ("sources/cnn/", "index.html", .missing("sources/cnn/index.html")),
+        ("../", "index.html", .outside),
+        ("https://example.com/", "index.html", .external(scheme: "https")),
+        ("MAILTO:desk@example.org", "index.html", .external(scheme: "mailto")),
+        ("javascript:alert(1)", "index.html", .external(scheme: "javascript")),
+        ("//cdn.example.com/x.js", "index.html", .none),
+    ])
+    func resolve(_ reference: String, _ page: String, _ target: SiteFiles.Target) {
+        #expect(site.resolve(reference, from: page) == target)
+    }
+}

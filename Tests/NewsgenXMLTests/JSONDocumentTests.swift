@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import NewsgenXML
+
+@Suite("JSON with positions")
+struct JSONDocumentTests {
+    func parse(_ text: String) throws(JSONSyntaxProblem) -> JSONNode {
+        try JSONDocument.parse(Data(text.utf8))
+    }
+
+    @Test("values, nesting, escapes and numbers read as JSON defines them")
+    func values() throws {
+        let root = try parse(#" {"a": [1, -2.5e3, 0, true, false, null], "s": "x\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00", "o": {}} "#)
+        guard case .array(let numbers)? = root["a"]?.value else { Issue.record("no array"); return }
+        #expect(numbers.count == 6)
+        if case .number(let value) = numbers[1].value { #expect(value == -2500) } else { Issue.record("not a number") }
+        #expect(root["s"]?.string == "x\"\\/\u{08}\u{0C}\n\r\t\u{E9}\u{1F600}")
+        #expect(root["o"]?.kindName == "an object")
+        #expect(root["missing"] == nil)
+    }
+
+    @Test("every value knows its byte offset")
+    func offsets() throws {
+        let text = "{\n  \"items\": [\n    {\"id\": \"é\"}, 7\n  ]\n}"
+        let root = try parse(text)
+        guard case .array(let items)? = root["items"]?.value else { Issue.record("no array"); return }
+        #expect(root.offset == 0)
+        #expect(items[0].offset == 19)
+        #expect(items[1].offset == 33, "offsets count bytes: é is two")
+    }
+
+    @Test("what is not JSON is refused with where and why", arguments: [
+        ("{\"a\": 1,}", 8, "expected another member after ','; JSON allows no trailing comma"),
+        ("[1, 2,]", 6, "expected another element after ','; JSON allows no trailing comma"),
+        ("[1, 2", 5, "expected ',' or ']' after an array element, found the end of the file"),
+        ("{\"a\": 1 \"b\": 2}", 8, "expected ',' or '}' after an object member, found '\"'"),
+        ("{\"a\" 1}", 5, "expected ':' after the member name \"a\", found '1'"),
+        ("{a: 1}", 1, "expected a member name in double quotes, found a"),
+        ("{'a': 1}", 1, "expected a member name in double quotes, found '''; JSON strings use double quotes"),
+        ("[01]", 1, "a number may not start with 0 followed by more digits"),
+        ("[1.]", 3, "expected a digit after the decimal point, found ']'"),
+        ("[-x]", 2, "expected a digit after '-', found x"),
+        ("\"tab\there\"", 4, "a tab inside a string must be escaped as \\t"),
+        ("\"a\u{0B}\"", 2, "control character 0x0B inside a string must be escaped as \\u000B"),
+        ("{\"a\": \"open\n}", 11, "expected '\"' to close the string before the end of the line (a line break inside a string is written \\n)"),
+        ("\"\\x\"", 1, "unknown escape '\\x'"),
+        ("\"\\u12\"", 1, "expected four hexadecimal digits after '\\u'"),
+        ("\"\\ud800\"", 1, "unpaired surrogate"),
+        ("[tru]", 1, "expected true, found tru"),
+        ("[nul]", 1, "expected null, found nul"),
+        ("[fifteen]", 1, "expected a value (an object, array, string, number, true, false or null), found fifteen"),
+        ("[True]", 1, "expected a value (an object, array, string, number, true, false or null), found True"),
+        ("[1, // one\n2]", 4, "expected a value (an object, array, string, number, true, false or null), found '/'; JSON allows no comments"),
+        ("{} {}", 3, "expected the end of the file after the JSON value, found '{'"),
+        ("", 0, "expected a JSON value, found an empty file"),
+        ("[", 1, "expected a value, found the end of the file"),
+        ("\"open", 0, "this string is never closed; expected '\"' before the end of the file"),
+    ])
+    func refused(_ text: String, _ offset: Int, _ message: String) {
+        do {
+            _ = try parse(text)
+            Issue.record("accepted \(text)")
+        } catch {
+            #expect(error.offset == offset, "\(text): \(error)")
+            #expect(error.message == message || error.message.hasPrefix(message), "\(text): \(error.message)")
+        }
+    }
+
+    @Test("a problem knows its line and column, counting characters")
+    func lineAndColumn() {
+        let text = "{\n  \"títle\": \"é\" \"x\"\n}"
+        do {
+            _ = try parse(text)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.line == 2)
+            #expect(error.column == 16, "\(error)")
+            #expect(error.description == "2:16: expected ',' or '}' after an object member, found '\"'")
+        }
+    }
+
+    @Test("bytes that are not UTF-8 are refused")
+    func notUTF8() {
+        #expect(throws: JSONSyntaxProblem.self) { try JSONDocument.parse(Data([0x22, 0xFF, 0x22])) }
+    }
+
+    @Test("nesting is bounded")
+    func depth() {
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        #expect(throws: JSONSyntaxProblem.self) { try parse(deep) }
+        let fine = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+        #expect(throws: Never.self) { try parse(fine) }
+    }
+}
