@@ -95,7 +95,6 @@ let package = Package(
                 "NewsgenModel", "NewsgenXML", "NewsgenConfig", "NewsgenFetch", "NewsgenStore",
                 "NewsgenRender", "NewsgenValidate", "CNewsgenShims",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: layer
         ),

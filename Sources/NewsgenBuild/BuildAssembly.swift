@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 public import Logging
 public import NewsgenConfig
@@ -26,11 +25,9 @@ extension Build {
         } catch {
             throw .store(error)
         }
-        let client: HTTPClient? = options.offline ? nil : HTTPFetcher.makeClient()
+        let http = options.offline ? nil : HTTPFetcher()
         // NewsAPI requests carry the key in a header, which must not follow a redirect.
-        let keyClient: HTTPClient? = options.offline ? nil : HTTPFetcher.makeClient(followRedirects: false)
-        let http = client.map { HTTPFetcher(client: $0) }
-        let keyHTTP = keyClient.map { HTTPFetcher(client: $0) }
+        let keyHTTP = options.offline ? nil : HTTPFetcher(followRedirects: false)
         let build = Build(
             config: config,
             options: options,
@@ -49,9 +46,9 @@ extension Build {
         } catch {
             result = .failure(error)
         }
-        for client in [client, keyClient].compactMap({ $0 }) {
+        for fetcher in [http, keyHTTP].compactMap({ $0 }) {
             do {
-                try await client.shutdown()
+                try await fetcher.shutdown()
             } catch {
                 logger.debug("HTTP client shutdown: \(error)")
             }

@@ -1,5 +1,5 @@
 public import Foundation
-public import NewsgenModel
+package import NewsgenModel
 import NewsgenXML
 
 /// The two lists a reader saves articles to.
@@ -210,7 +210,7 @@ public enum SavedFile {
 }
 
 /// A saved entry with the article it shows.
-public struct SavedArticle: Sendable, Hashable {
+package struct SavedArticle: Sendable, Hashable {
     public var entry: SavedEntry
     public var article: Article
     /// Whether a source (now or in the cache) lists the article; if not, it is built from the entry alone.

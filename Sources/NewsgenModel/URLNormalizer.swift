@@ -1,9 +1,9 @@
-public import Foundation
+package import Foundation
 
 /// Normalizes article URLs so that the same story reached through different spellings
 /// matches: lowercase scheme and host, no default port, no fragment, no `utm_*`
 /// parameters, no trailing slash.
-public enum URLNormalizer {
+package enum URLNormalizer {
     /// The normalized form of an absolute http(s) URL, or `nil` if `string` is not one.
     public static func normalize(_ string: String) -> String? {
         let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,9 +1,9 @@
-public import Foundation
-public import NewsgenModel
-public import NewsgenConfig
+package import Foundation
+package import NewsgenModel
+package import NewsgenConfig
 
 /// A file of the site, with its path relative to the output root.
-public struct OutputFile: Sendable {
+package struct OutputFile: Sendable {
     public var path: String
     public var data: Data
 
@@ -19,7 +19,7 @@ public struct OutputFile: Sendable {
 }
 
 /// Everything the renderer needs: the sources with their articles, the saved lists, the time.
-public struct SiteContent: Sendable {
+package struct SiteContent: Sendable {
     public var config: SiteConfig
     public var sources: [SourceReport]
     public var favorites: [SavedArticle]

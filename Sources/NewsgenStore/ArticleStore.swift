@@ -91,7 +91,7 @@ public struct SavedSnapshot: Sendable {
 }
 
 /// A store that lives as long as the process: for tests, and for builds without a cache.
-public actor MemoryStore: ArticleStore {
+package actor MemoryStore: ArticleStore {
     private var states: [String: SourceState] = [:]
     private var lists: [String: [Article]] = [:]
     private var saved: [String: Article] = [:]

@@ -1,7 +1,7 @@
-public import Foundation
+package import Foundation
 import GRDB
-public import Logging
-public import NewsgenModel
+package import Logging
+package import NewsgenModel
 
 /// The cache: articles and fetch state in an SQLite file (WAL mode, migrations, one
 /// transaction per write), inspectable with `sqlite3`.
@@ -9,7 +9,7 @@ public import NewsgenModel
 /// Articles are keyed by normalized URL (else `source:guid`). Each source's current list is a
 /// separate table, so a successful fetch replaces the list while the articles themselves (and
 /// the saved ones among them) keep their data.
-public final class SQLiteStore: ArticleStore {
+package final class SQLiteStore: ArticleStore {
     public let path: URL
     private let database: DatabasePool
 

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// newsgen's one JSON tree: a value that remembers the byte offset where it starts (so that a
 /// problem found in a JSON file can point at its line and column; Foundation's parsers keep no

@@ -1,5 +1,5 @@
 /// The XML namespaces newsgen reads and writes.
-public enum Namespace {
+package enum Namespace {
     public static let atom = "http://www.w3.org/2005/Atom"
     public static let dublinCore = "http://purl.org/dc/elements/1.1/"
     public static let content = "http://purl.org/rss/1.0/modules/content/"

@@ -80,7 +80,7 @@ package struct XMLElement: Sendable {
 }
 
 /// A problem libxml2 reported while parsing or validating, with its position.
-public struct XMLDiagnostic: Sendable, Hashable, CustomStringConvertible {
+package struct XMLDiagnostic: Sendable, Hashable, CustomStringConvertible {
     public enum Severity: Sendable, Hashable {
         case warning, error, fatal
     }

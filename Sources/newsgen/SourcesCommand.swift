@@ -1,5 +1,4 @@
 import ArgumentParser
-import AsyncHTTPClient
 import Foundation
 import NewsgenModel
 import NewsgenConfig
@@ -37,8 +36,8 @@ struct SourcesCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.makeLogger()
         let loaded = try loadConfig()
-        let client = HTTPFetcher.makeClient(followRedirects: false)
-        var catalog = NewsAPICatalog(config: loaded.config, http: HTTPFetcher(client: client), logger: logger)
+        let http = HTTPFetcher(followRedirects: false)
+        var catalog = NewsAPICatalog(config: loaded.config, http: http, logger: logger)
         catalog.file = loaded.cacheFile
         let result: Result<NewsAPISourceList, SourceError>
         do throws(SourceError) {
@@ -46,7 +45,7 @@ struct SourcesCommand: AsyncParsableCommand {
         } catch {
             result = .failure(error)
         }
-        try? await client.shutdown()
+        try? await http.shutdown()
 
         switch result {
         case .failure(let error):

@@ -133,9 +133,9 @@ struct BuildTests {
         }) { base in
             var config = sample
             config.sources.append(SourceConfig(id: "dead", name: "Dead Daily", kind: .feed(.remote(base.appendingPathComponent("feed.xml")))))
-            let client = HTTPFetcher.makeClient()
-            defer { Task { try? await client.shutdown() } }
-            let (report, log) = try await build(config, http: HTTPFetcher(client: client, timeout: .seconds(5)))
+            let http = HTTPFetcher(timeout: .seconds(5))
+            defer { Task { try? await http.shutdown() } }
+            let (report, log) = try await build(config, http: http)
             #expect(report.exitStatus == 3)
             #expect(log.warnings == ["source \"dead\": HTTP 500 from 127.0.0.1"])
             let sources = try read(output, "sources/index.html")

@@ -74,9 +74,9 @@ struct CacheTests {
     func build(_ config: SiteConfig, at date: Date, offline: Bool = false, refresh: Bool = false) async throws -> (BuildReport, LogRecorder) {
         let (logger, recorder) = TestSupport.recordingLogger()
         let store = try SQLiteStore.open(at: config.cache, logger: logger)
-        let client = HTTPFetcher.makeClient()
-        defer { Task { try? await client.shutdown() } }
-        let http = offline ? nil : HTTPFetcher(client: client, timeout: .seconds(5))
+        let fetcher = HTTPFetcher(timeout: .seconds(5))
+        defer { Task { try? await fetcher.shutdown() } }
+        let http = offline ? nil : fetcher
         let build = Build(config: config, options: .init(offline: offline, refresh: refresh),
                           providers: [FeedProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .none)],
                           store: store, now: { date }, logger: logger)

@@ -23,13 +23,13 @@ struct HTTPFetchTests {
 
     @discardableResult
     func withFetcher<T>(timeout: Duration = .seconds(10), maximumBytes: Int = 10 * 1_048_576, _ body: (HTTPFetcher) async throws -> T) async throws -> T {
-        let client = HTTPFetcher.makeClient(maximumBytes: maximumBytes)
+        let fetcher = HTTPFetcher(timeout: timeout, maximumBytes: maximumBytes)
         do {
-            let result = try await body(HTTPFetcher(client: client, timeout: timeout, maximumBytes: maximumBytes))
-            try await client.shutdown()
+            let result = try await body(fetcher)
+            try await fetcher.shutdown()
             return result
         } catch {
-            try await client.shutdown()
+            try await fetcher.shutdown()
             throw error
         }
     }

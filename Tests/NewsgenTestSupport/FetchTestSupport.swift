@@ -28,13 +28,13 @@ package final class SleepLog: @unchecked Sendable {
 
 /// A fetcher for the length of `body`. NewsAPI requests need `followRedirects: false`.
 package func withHTTPFetcher<T>(followRedirects: Bool = true, timeout: Duration = .seconds(10), _ body: (HTTPFetcher) async throws -> T) async throws -> T {
-    let client = HTTPFetcher.makeClient(followRedirects: followRedirects)
+    let fetcher = HTTPFetcher(followRedirects: followRedirects, timeout: timeout)
     do {
-        let result = try await body(HTTPFetcher(client: client, timeout: timeout))
-        try await client.shutdown()
+        let result = try await body(fetcher)
+        try await fetcher.shutdown()
         return result
     } catch {
-        try await client.shutdown()
+        try await fetcher.shutdown()
         throw error
     }
 }

@@ -26,7 +26,7 @@ public struct LockError: Error, Sendable, CustomStringConvertible {
 
 /// A lock file beside the cache, so that two builds (a slow one and the next cron run) never
 /// write the cache or the output at the same time. The kernel releases it if the process dies.
-public final class BuildLock: Sendable {
+package final class BuildLock: Sendable {
     public let path: URL
     private let descriptor: Int32
 

@@ -1,8 +1,8 @@
 import CNewsgenShims
 public import Foundation
-public import Logging
+package import Logging
 import NewsgenModel
-public import NewsgenRender
+package import NewsgenRender
 
 /// A problem with the output folder: refusing to replace it, or writing or swapping it.
 /// Reads as one line naming the path: `/srv/news/public: holds files newsgen did not write (…)`.
@@ -61,7 +61,7 @@ private var systemReason: String { String(cString: strerror(errno)) }
 ///
 /// A published site carries a marker file, and only an empty folder or one with the marker is
 /// ever replaced: newsgen never destroys a folder it did not write.
-public struct Publisher: Sendable {
+package struct Publisher: Sendable {
     public let output: URL
 
     /// The marker a published site carries at its root.

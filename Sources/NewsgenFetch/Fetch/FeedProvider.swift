@@ -1,9 +1,9 @@
 import Foundation
-public import Logging
-public import NewsgenModel
+package import Logging
+package import NewsgenModel
 
 /// Reads RSS, Atom and JSON Feed sources, from http(s) (conditional GET) or from local files.
-public struct FeedProvider: SourceProvider {
+package struct FeedProvider: SourceProvider {
     let http: HTTPFetcher?
     let articlesPerSource: Int
     let maximumBytes: Int

@@ -1,4 +1,4 @@
-public import AsyncHTTPClient
+package import AsyncHTTPClient
 public import Foundation
 import NIOCore
 import NIOHTTP1
@@ -39,17 +39,27 @@ public enum HTTPFetchError: Error, Sendable, CustomStringConvertible {
 /// GET requests with the limits an unattended build needs: connect and total timeouts,
 /// at most five redirects, a capped body size, gzip and deflate, and newsgen's User-Agent.
 ///
-/// It wraps one `HTTPClient`; tests point it at servers on 127.0.0.1.
+/// It owns one AsyncHTTPClient client, which `shutdown()` releases; tests point it at servers
+/// on 127.0.0.1.
 public struct HTTPFetcher: Sendable {
     public var timeout: Duration
     public var maximumBytes: Int
     private let client: HTTPClient
 
-    /// The client this fetcher uses; the caller owns it and shuts it down.
+    /// A fetcher with a client of its own; call `shutdown()` when done with it.
     ///
     /// Requests that carry a secret (NewsAPI's X-Api-Key) need `followRedirects: false`:
     /// AsyncHTTPClient sends custom headers along to wherever a redirect points.
-    public static func makeClient(maximumBytes: Int = 10 * 1_048_576, followRedirects: Bool = true) -> HTTPClient {
+    public init(followRedirects: Bool = true, timeout: Duration = .seconds(30), maximumBytes: Int = 10 * 1_048_576) {
+        self.init(client: Self.makeClient(maximumBytes: maximumBytes, followRedirects: followRedirects), timeout: timeout, maximumBytes: maximumBytes)
+    }
+
+    /// Releases the client's connections and threads.
+    public func shutdown() async throws {
+        try await client.shutdown()
+    }
+
+    static func makeClient(maximumBytes: Int = 10 * 1_048_576, followRedirects: Bool = true) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: followRedirects ? .follow(max: 5, allowCycles: false) : .disallow,
             timeout: .init(connect: .seconds(10), read: .seconds(30)),
@@ -63,7 +73,8 @@ public struct HTTPFetcher: Sendable {
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    public init(client: HTTPClient, timeout: Duration = .seconds(30), maximumBytes: Int = 10 * 1_048_576) {
+    /// A fetcher over `client`, which the caller owns (tests share `HTTPClient.shared`).
+    package init(client: HTTPClient, timeout: Duration = .seconds(30), maximumBytes: Int = 10 * 1_048_576) {
         self.client = client
         self.timeout = timeout
         self.maximumBytes = maximumBytes

@@ -1,6 +1,6 @@
 import Foundation
-public import Logging
-public import NewsgenModel
+package import Logging
+package import NewsgenModel
 
 /// Reads `json` sources: a custom news API, or a local file, that answers with the payload
 /// contract of origins/003:
@@ -16,7 +16,7 @@ public import NewsgenModel
 /// Tags become the article's categories. Ids may be numbers or strings and `source.id` may be
 /// null; an item without `url` is keyed by source and id. Remote APIs are fetched with a
 /// conditional GET and retried under the policy (429, 5xx, connection failures).
-public struct JSONNewsProvider: SourceProvider {
+package struct JSONNewsProvider: SourceProvider {
     let http: HTTPFetcher?
     let articlesPerSource: Int
     let retry: RetryPolicy

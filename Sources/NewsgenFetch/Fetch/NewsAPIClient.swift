@@ -1,10 +1,10 @@
-public import Foundation
-public import Logging
-public import NewsgenModel
+package import Foundation
+package import Logging
+import NewsgenModel
 
 /// A NewsAPI key. It prints as `[API key]`, so that string interpolation cannot leak it into
 /// a log line or an error; only `NewsAPIClient` reads `value`, to set the X-Api-Key header.
-public struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+package struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     fileprivate let value: String
 
     /// The key in `environment[variable]`, or `nil` when that is unset or blank.
@@ -23,7 +23,7 @@ public struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugSt
 }
 
 /// The `{status: "error", code, message}` answer of NewsAPI, as one sentence.
-public struct NewsAPIError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct NewsAPIError: Error, Sendable, Hashable, CustomStringConvertible {
     public var code: String
     /// NewsAPI's own message, with the key redacted.
     public var message: String?
@@ -64,8 +64,8 @@ public struct NewsAPIError: Error, Sendable, Hashable, CustomStringConvertible {
 ///
 /// The key never goes into a URL, a log line or an error: it is an `APIKey`, messages from
 /// the server are redacted, and the HTTP client given here should not follow redirects (a
-/// redirect would carry the header to wherever it points; `HTTPFetcher.makeClient(followRedirects: false)`).
-public struct NewsAPIClient: Sendable {
+/// redirect would carry the header to wherever it points; `HTTPFetcher(followRedirects: false)`).
+package struct NewsAPIClient: Sendable {
     public var baseURL: URL
     public var key: APIKey
     /// The environment variable the key came from, named in advice.

@@ -1,7 +1,7 @@
-public import Foundation
-public import Logging
-public import NewsgenModel
-public import NewsgenConfig
+import Foundation
+package import Logging
+package import NewsgenModel
+package import NewsgenConfig
 
 /// Reads sources with a `newsapi` value from NewsAPI (https://newsapi.org/docs).
 ///
@@ -17,7 +17,7 @@ public import NewsgenConfig
 /// The key comes from the environment variable `newsapi.apiKeyEnv` and travels in the
 /// X-Api-Key header only. Without it the provider is `unavailable` and the fetch stage skips its
 /// sources with one warning.
-public struct NewsAPIProvider: SourceProvider {
+package struct NewsAPIProvider: SourceProvider {
     /// NewsAPI's limits.
     public static let maximumSourcesPerRequest = 20
     public static let maximumPageSize = 100

@@ -1,8 +1,8 @@
-public import Foundation
-public import NewsgenXML
+package import Foundation
+package import NewsgenXML
 
 /// Why a document could not be read as a feed.
-public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
     case empty
     case notAFeed(found: String)
     case malformedXML(XMLDiagnostic)
@@ -22,7 +22,7 @@ public enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Reads RSS 2.0 (and 0.9x), RSS 1.0, Atom 1.0 (and 0.3) and JSON Feed documents.
-public enum FeedParser {
+package enum FeedParser {
     /// Parses a feed document of any supported format, recovering what libxml2 can from sloppy XML.
     public static func parse(_ data: Data, url: String) throws(FeedError) -> ParsedFeed {
         guard let first = data.first(where: { !isSpaceOrBOM($0) }) else { throw .empty }

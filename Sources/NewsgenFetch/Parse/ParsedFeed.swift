@@ -1,5 +1,5 @@
 import Foundation
-public import NewsgenModel
+package import NewsgenModel
 import NewsgenXML
 
 
@@ -37,7 +37,7 @@ struct FeedItem: Sendable {
 }
 
 /// A feed as read: its own title and home page, and its entries in feed order.
-public struct ParsedFeed: Sendable {
+package struct ParsedFeed: Sendable {
     public var format: FeedFormat
     public var title: String?
     public var homepage: String?

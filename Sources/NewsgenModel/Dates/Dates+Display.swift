@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Dates as pages and log lines show them to people, in UTC.
 extension Dates {
