@@ -118,6 +118,20 @@ struct FeedRepairTests {
         #expect(feed.repairs == [.escapedAmpersands(count: 1, line: 3)])
     }
 
+    @Test("an XML declaration after a comment is removed")
+    func misplacedDeclaration() throws {
+        let feed = try TestSupport.parse("<!-- generated -->\n" + rss("<item><title>A &amp; B</title><link>http://example.com/a</link></item>"))
+        #expect(feed.articles(sourceID: "s", base: nil, limit: 1).first?.title == "A & B")
+        #expect(feed.repairs == [.removedMisplacedDeclaration])
+    }
+
+    @Test("character references: &#X41; is spelled &#65;, a forbidden &#0; is removed")
+    func characterReferences() throws {
+        let feed = try TestSupport.parse(rss("<item><title>&#X41;&#0;B &#x263A;</title><link>http://example.com/a</link></item>"))
+        #expect(feed.articles(sourceID: "s", base: nil, limit: 1).first?.title == "AB ☺")
+        #expect(feed.repairs == [.removedForbiddenReferences(count: 1)])
+    }
+
     @Test("repairs read as sentences")
     func descriptions() {
         #expect(FeedRepair.escapedAmpersands(count: 2, line: 7).description == "escaped 2 bare & (the first on line 7)")

@@ -11,6 +11,8 @@ package import NewsgenXML
 package enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
     /// White space or byte-order marks before the first `<`.
     case removedLeadingJunk
+    /// An XML declaration after other content (a comment, say), removed.
+    case removedMisplacedDeclaration
     /// A UTF-32 or UTF-16 document rewritten as UTF-8 (libxml2 reads no UTF-32).
     case transcoded(from: String)
     /// The declared encoding does not match the bytes (or libxml2 does not know it).
@@ -31,6 +33,8 @@ package enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .removedLeadingJunk:
             "removed white space or a byte-order mark before the first tag"
+        case .removedMisplacedDeclaration:
+            "removed an XML declaration that was not at the start"
         case .transcoded(let encoding):
             "read the \(encoding) document as UTF-8"
         case .redeclaredEncoding(let declared, let read):
@@ -117,6 +121,7 @@ struct FeedRepairer {
             repairs.append(.escapedLessThan(count: scanner.bareLessThans, line: scanner.firstLessThanLine))
         }
         if !scanner.htmlEntities.isEmpty { repairs.append(.replacedEntities(scanner.htmlEntities)) }
+        if scanner.misplacedDeclarations > 0 { repairs.append(.removedMisplacedDeclaration) }
         if scanner.forbiddenReferences > 0 { repairs.append(.removedForbiddenReferences(count: scanner.forbiddenReferences)) }
     }
 
@@ -215,6 +220,7 @@ private struct ReferenceScanner {
     var firstLessThanLine = 0
     var htmlEntities: [String] = []
     var forbiddenReferences = 0
+    var misplacedDeclarations = 0
 
     init(_ input: [UInt8]) {
         self.input = input
@@ -229,6 +235,7 @@ private struct ReferenceScanner {
             if byte == UInt8(ascii: "<") {
                 if starts("<!--") { copy(through: "-->") }
                 else if starts("<![CDATA[") { copy(through: "]]>") }
+                else if starts("<?xml ") && index > 0 { dropMisplacedDeclaration() }
                 else if starts("<?") { copy(through: "?>") }
                 else if starts("<!DOCTYPE") || starts("<!doctype") { copyDoctype() }
                 else if index + 1 < input.count, Self.startsTag(input[index + 1]) { copyTag() }
@@ -310,6 +317,15 @@ private struct ReferenceScanner {
         }
     }
 
+    /// An XML declaration anywhere but at the very start is an error; the parser reads UTF-8
+    /// (or what the repairs before this one settled on) without it.
+    private mutating func dropMisplacedDeclaration() {
+        misplacedDeclarations += 1
+        let end = input[index...].firstRange(of: Array("?>".utf8))?.upperBound ?? input.count
+        line += input[index..<end].filter { $0 == 0x0A }.count
+        index = end
+    }
+
     private mutating func bareLessThan() {
         bareLessThans += 1
         if firstLessThanLine == 0 { firstLessThanLine = line }
@@ -337,7 +353,8 @@ private struct ReferenceScanner {
             let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
             guard let value else { return bareAmpersand() }
             if let scalar = Unicode.Scalar(value), Text.isAllowedInXML(scalar) {
-                replacement = "&" + name + ";"
+                // XML spells the hexadecimal form with a lowercase x only.
+                replacement = "&#\(value);"
             } else {
                 forbiddenReferences += 1
                 replacement = ""
