@@ -232,21 +232,28 @@ package enum LibXML {
             case XML_ELEMENT_NODE:
                 element.nodes.append(.element(copyElement(current, depth: depth + 1, base: element.base)))
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                if let text = string(current.pointee.content) {
-                    if case .text(let previous)? = element.nodes.last {
-                        element.nodes[element.nodes.count - 1] = .text(previous + text)
-                    } else {
-                        element.nodes.append(.text(text))
-                    }
-                }
+                if let text = string(current.pointee.content) { element.appendText(text) }
+            case XML_ENTITY_REF_NODE:
+                // Entities are never substituted by the parser (no XML_PARSE_NOENT), but the text
+                // of an internal entity the document declares itself is text the reader should see.
+                if let text = internalEntityText(current) { element.appendText(text) }
             default:
-                // Entity references (never substituted), comments and processing
-                // instructions carry nothing a reader shows.
+                // Comments and processing instructions carry nothing a reader shows.
                 break
             }
             child = current.pointee.next
         }
         return element
+    }
+
+    /// The replacement text of a reference to an internal entity declared in the document, when
+    /// it is plain text (no markup, no further references); `nil` otherwise.
+    private static func internalEntityText(_ reference: xmlNodePtr) -> String? {
+        guard let declaration = reference.pointee.children, declaration.pointee.type == XML_ENTITY_DECL else { return nil }
+        let entity = UnsafeMutableRawPointer(declaration).assumingMemoryBound(to: xmlEntity.self)
+        guard entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY, let text = string(entity.pointee.content),
+              !text.contains("<"), !text.contains("&") else { return nil }
+        return text
     }
 
     /// Text of an attribute's value nodes.
