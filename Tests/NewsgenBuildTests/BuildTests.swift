@@ -214,6 +214,7 @@ struct BuildTests {
         let templates = try theme(replacing: "empty.mustache", with: "{{>nowhere}}\n")
         let (error, _) = try await brokenBuild(templates: templates)
         #expect(error.description.contains("empty.mustache:1: names the partial \"nowhere\""), "\(error)")
+        #expect(error.stage == .loadTemplates, "checked when the theme loads, before any fetch")
     }
 
     @Test("output that is not well-formed stops the build with file:line:col")
