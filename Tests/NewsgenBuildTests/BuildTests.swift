@@ -203,7 +203,8 @@ struct BuildTests {
     func templateSyntaxError() async throws {
         let templates = try theme(replacing: "row.mustache", with: "<li>\n{{#title}}\n<b>{{title}}</b>\n</li>\n")
         let (error, _) = try await brokenBuild(templates: templates)
-        guard case .templates(let problem) = error else { Issue.record("\(error)"); return }
+        guard case .templates(let problem) = error.reason else { Issue.record("\(error)"); return }
+        #expect(error.stage == .loadTemplates, "a theme that does not parse stops the build before any fetch")
         #expect(problem.description.contains("row.mustache:"), "\(problem)")
         #expect(problem.description.contains("never closed"), "\(problem)")
     }
@@ -213,6 +214,7 @@ struct BuildTests {
         let templates = try theme(replacing: "empty.mustache", with: "{{>nowhere}}\n")
         let (error, _) = try await brokenBuild(templates: templates)
         #expect(error.description.contains("empty.mustache:1: names the partial \"nowhere\""), "\(error)")
+        #expect(error.stage == .loadTemplates, "checked when the theme loads, before any fetch")
     }
 
     @Test("output that is not well-formed stops the build with file:line:col")
@@ -220,7 +222,8 @@ struct BuildTests {
         // Well-formed as a template (a mismatched tag is a template error now); the bare & is not.
         let templates = try theme(replacing: "row.mustache", with: "<li><p>{{title}} & more</p></li>\n")
         let (error, _) = try await brokenBuild(templates: templates)
-        guard case .validation(let report) = error else { Issue.record("\(error)"); return }
+        guard case .validation(let report) = error.reason else { Issue.record("\(error)"); return }
+        #expect(error.stage == .validate)
         let first = try #require(report.problems.first)
         #expect(first.path.hasSuffix("index.html"))
         #expect(first.line > 0 && first.column > 0)
@@ -232,7 +235,7 @@ struct BuildTests {
     @Test("a failed validation names each problem with its rule, up to 50, then how many more")
     func validationErrorText() {
         let problems = (1...60).map { ValidationProblem(path: "index.html", line: $0, column: 1, rule: .htmlImgAlt, message: "img \($0) has no alt") }
-        let lines = BuildError.validation(ValidationReport(filesChecked: 9, problems: problems)).description.split(separator: "\n")
+        let lines = BuildError(.validation(ValidationReport(filesChecked: 9, problems: problems))).description.split(separator: "\n")
         #expect(lines.count == 52)
         #expect(lines.first == "index.html:1:1: html-img-alt: img 1 has no alt")
         #expect(lines[50] == "… and 10 more")
@@ -246,7 +249,7 @@ struct BuildTests {
             [ValidationProblem(path: page, line: 12, column: 5, rule: .xmlWellFormed, message: "xmlParseEntityRef: no name"),
              ValidationProblem(path: page, line: 30, column: 5, rule: .xmlWellFormed, message: "xmlParseEntityRef: no name")]
         } + [ValidationProblem(path: "index.html", line: 3, column: 1, rule: .htmlLang, message: "no lang")]
-        let lines = BuildError.validation(ValidationReport(filesChecked: 41, problems: problems)).description.split(separator: "\n")
+        let lines = BuildError(.validation(ValidationReport(filesChecked: 41, problems: problems))).description.split(separator: "\n")
         #expect(lines == [
             "sources/s1/index.html:12:5: xml-well-formed: xmlParseEntityRef: no name (and 79 more like it in 40 files)",
             "index.html:3:1: html-lang: no lang",
