@@ -224,10 +224,18 @@ package final class SQLiteStore: ArticleStore {
         let counts = try await read { db in
             (try ArticleRecord.fetchCount(db), try SourceStateRecord.fetchCount(db), try SavedRecord.fetchCount(db))
         }
-        let bytes = ["", "-wal"].reduce(0) { total, suffix in
-            total + ((try? FileManager.default.attributesOfItem(atPath: path.path + suffix)[.size] as? Int) ?? 0)
-        }
+        let bytes = try size(of: path) + size(of: URL(fileURLWithPath: path.path + "-wal"), mayBeMissing: true)
         return StoreStatistics(articles: counts.0, sources: counts.1, saved: counts.2, bytes: bytes)
+    }
+
+    /// The size of one of the cache's files; a write-ahead log that is not there (yet) is empty.
+    private func size(of file: URL, mayBeMissing: Bool = false) throws(StoreError) -> Int {
+        if mayBeMissing, !FileManager.default.fileExists(atPath: file.path) { return 0 }
+        do {
+            return (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
+        } catch {
+            throw .failed(.read, file: file, cause: error)
+        }
     }
 
     private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {

@@ -182,4 +182,42 @@ struct StoreErrorTests {
             }
         }
     }
+
+    @Test("the cache's size counts the database and its write-ahead log, and a cache file gone from under the store is an error, not 0 bytes")
+    func statisticsSize() async throws {
+        let store = try open(file)
+        let article = Article(id: "a1", sourceID: "world", title: "Tagged", url: "https://example.com/a1")
+        try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: [article]), at: Self.now)
+        let sizes = try ["", "-wal"].map { suffix in
+            try FileManager.default.attributesOfItem(atPath: file.path + suffix)[.size] as? NSNumber
+        }
+        let expected = sizes.reduce(0) { $0 + ($1?.intValue ?? 0) }
+        #expect(expected > 0)
+        #expect(try await store.statistics().bytes == expected)
+
+        try FileManager.default.removeItem(at: file)
+        do {
+            let statistics = try await store.statistics()
+            Issue.record("measured a missing cache as \(statistics)")
+        } catch {
+            guard case .failed(.read, let failed, let cause) = error else {
+                Issue.record("expected failed(.read), got \(error)")
+                return
+            }
+            #expect(failed == file)
+            #expect(FileProblem.describe(cause) == "no such file", "\(cause)")
+        }
+    }
+
+    @Test("a feed format this newsgen does not know reads as none, and the rest of the source's state still reads")
+    func unknownFormat() async throws {
+        let store = try open(file)
+        let content = SourceContent(format: .rss2, articles: [], etag: "\"e\"")
+        try await store.recordSuccess(of: "world", content: content, at: Self.now)
+        try raw { db in try db.execute(sql: "UPDATE sourceState SET format = 'RSS 9.0' WHERE sourceID = 'world'") }
+        let state = try #require(try await store.state(of: "world"))
+        #expect(state.format == nil)
+        #expect(state.etag == "\"e\"")
+        #expect(state.lastSuccess == Self.now)
+    }
 }
