@@ -254,24 +254,6 @@ struct CacheTests {
         }
     }
 
-    @Test("an article row whose categories are not JSON is an error naming it, not an article without them")
-    func corruptCategories() async throws {
-        let file = try TestSupport.temporaryFolder().appendingPathComponent("cache.sqlite")
-        let store = try SQLiteStore.open(at: file, logger: TestSupport.recordingLogger().0)
-        let article = Article(id: "a1", sourceID: "world", title: "Tagged", url: "https://example.com/a1", categories: ["Science"])
-        try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: [article]), at: Self.start)
-        #expect(try await store.articles(of: "world").first?.categories == ["Science"])
-        let database = try DatabaseQueue(path: file.path)
-        try await database.write { db in try db.execute(sql: "UPDATE article SET categories = 'Science' WHERE key = 'a1'") }
-        try database.close()
-        do {
-            let read = try await store.articles(of: "world")
-            Issue.record("read \(read) from a corrupt row")
-        } catch {
-            #expect(error.description.contains("article a1: its categories in the cache are not a JSON array of strings"), "\(error)")
-        }
-    }
-
     @Test("a cache from a newer newsgen is moved aside, not misread")
     func futureSchema() async throws {
         server.items = ["a"]
