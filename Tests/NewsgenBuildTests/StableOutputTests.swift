@@ -6,6 +6,7 @@ import Testing
 @testable import NewsgenValidate
 @testable import NewsgenFetch
 @testable import NewsgenBuild
+@testable import NewsgenRender
 import NewsgenTestSupport
 
 /// A cron run costs what changed: one new story rewrites the pages and feeds that list it, its
@@ -109,5 +110,38 @@ struct StableOutputTests {
         #expect(try !read("archive/2026/11/21/index.html").contains("Timeless piece"))
         #expect(try read("archive/index.html").contains(#"<a href="../archive/undated/">Undated stories</a> <span class="count">1 story</span>"#))
         #expect(await SiteValidator.validate(directory: config.output).isValid)
+    }
+
+    @Test("a site past the sitemap limit publishes a sitemap index of parts that list every page once, and validates")
+    func sitemapIndex() async throws {
+        let config = try config()
+        let articles = (1...12).map { number in
+            Article(id: "https://wire.example/story-\(number)", sourceID: "wire", title: "Story \(number)",
+                    url: "https://wire.example/story-\(number)", published: Self.start.addingTimeInterval(Double(-number * 600)))
+        }
+        let content = SiteContent(
+            config: config,
+            sources: [SourceReport(config: config.sources[0], status: .fetched, name: "Wire", articles: articles)],
+            favorites: [], readLater: [], generated: Self.start
+        )
+        let files = try await SiteRenderer(templates: TemplateSet.builtIn(), content: content, sitemapLimit: 10).render()
+        let output = folder.appendingPathComponent("rendered")
+        for file in files {
+            let url = output.appendingPathComponent(file.path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try file.data.write(to: url)
+        }
+        let pages = files.filter { $0.path.hasSuffix("index.html") }.map(\.path)
+        let sitemaps = files.filter { $0.path.hasPrefix("sitemaps/") }.map(\.path).sorted()
+        #expect(sitemaps == (1...(pages.count + 9) / 10).map { "sitemaps/\($0).xml" }.sorted(), "\(pages.count) pages")
+        let index = try #require(files.first { $0.path == "sitemap.xml" }).data
+        #expect(String(decoding: index, as: UTF8.self).contains("<sitemapindex"))
+        let listed = files.filter { $0.path.hasPrefix("sitemaps/") }
+            .flatMap { String(decoding: $0.data, as: UTF8.self).components(separatedBy: "<loc>").dropFirst() }
+            .compactMap { $0.components(separatedBy: "</loc>").first }
+        #expect(listed.count == pages.count)
+        #expect(Set(listed) == Set(pages.map { "https://news.example.org/" + $0.dropLast("index.html".count) }))
+        let report = await SiteValidator.validate(directory: output)
+        #expect(report.problems.isEmpty, "\(report.problems.prefix(3))")
     }
 }
