@@ -59,9 +59,11 @@ package struct NewsAPIProvider: SourceProvider {
         batches = Batches(groups: config.newsapi.requestPerSource ? [] : groups)
     }
 
-    /// NewsAPI knows two-letter languages: "pt-BR" is asked for as "pt".
+    /// NewsAPI knows two-letter languages: "pt-BR" is asked for as "pt", by `LanguageTag`'s rule.
+    /// The callers pass only tags it accepts (site.json and `--language` are checked); anything
+    /// else is passed on whole and lowercased (the old fallback for a tag without a `-`).
     static func newsAPILanguage(_ tag: String) -> String {
-        String(tag.split(separator: "-").first ?? Substring(tag)).lowercased()
+        LanguageTag.primaryLanguage(of: tag) ?? tag.lowercased()
     }
 
     public func handles(_ source: SourceConfig) -> Bool {
