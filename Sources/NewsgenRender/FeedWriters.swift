@@ -49,6 +49,7 @@ enum RSSWriter {
             "xmlns:atom": Namespace.atom,
             "xmlns:dc": Namespace.dublinCore,
             "xmlns:media": Namespace.media,
+            "xmlns:content": Namespace.content,
         ])
         xml.open("channel")
         xml.element("title", list.title)
@@ -71,6 +72,8 @@ enum RSSWriter {
             let id = context.entryID(article)
             xml.element("guid", id, ["isPermaLink": article.url == id ? "true" : "false"])
             if !article.summary.isEmpty { xml.element("description", article.summary) }
+            // The full text, as sanitized HTML; the writer escapes it, as RSS expects.
+            xml.element("content:encoded", article.content)
             xml.element("pubDate", article.published.map(Dates.rfc822))
             xml.element("dc:creator", article.author)
             for category in article.categories { xml.element("category", category) }
@@ -115,6 +118,7 @@ enum AtomWriter {
                 xml.close()
             }
             if !article.summary.isEmpty { xml.element("summary", article.summary, ["type": "text"]) }
+            xml.element("content", article.content, ["type": "html"])
             for category in article.categories { xml.empty("category", ["term": category]) }
             if let image = article.imageURL {
                 xml.empty("link", ["rel": "enclosure", "type": imageType(image), "href": image])
@@ -152,6 +156,8 @@ enum JSONFeedWriter {
         var url: String
         var title: String
         var content_text: String
+        /// The sanitized full text, when the source carried one.
+        var content_html: String?
         var summary: String?
         var image: String?
         var date_published: String?
@@ -177,6 +183,7 @@ enum JSONFeedWriter {
                     url: article.url ?? entry.fallbackLink,
                     title: article.title,
                     content_text: article.summary.isEmpty ? article.title : article.summary,
+                    content_html: article.content,
                     summary: article.summary.isEmpty ? nil : article.summary,
                     image: article.imageURL,
                     date_published: article.published.map(Dates.rfc3339),

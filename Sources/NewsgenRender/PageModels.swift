@@ -175,12 +175,16 @@ struct ArticleListContent: Sendable {
     }
 }
 
-/// One article's page: image, title, summary, source, author, time, link to the original.
+/// One article's page: image, title, summary, source, author, time, the full text when the
+/// feed carries it, and the link to the original.
 struct ArticleContent: Sendable {
     var article: ArticleRow
     var categories: [String]
     var url: String?
     var domain: String?
+    /// The story's full text: HTML that `HTMLSanitizer` already made safe and well-formed, so
+    /// the template includes it unescaped (`{{{body}}}`). Nothing else may be.
+    var body: String?
 }
 
 /// The archive's index: every day that has stories, newest first, with counts.

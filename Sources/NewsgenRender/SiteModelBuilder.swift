@@ -232,7 +232,8 @@ struct SiteModelBuilder {
             intro: nil, tab: nil, updated: article.published, feeds: feeds,
             content: ArticleContent(
                 article: row(article, root: root), categories: article.categories, url: article.url,
-                domain: article.url.flatMap(URL.init(string:))?.host
+                domain: article.url.flatMap(URL.init(string:))?.host,
+                body: article.content
             )
         )
     }

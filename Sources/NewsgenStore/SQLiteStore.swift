@@ -119,6 +119,9 @@ package final class SQLiteStore: ArticleStore {
                 );
                 """)
         }
+        migrator.registerMigration("v2-content") { db in
+            try db.execute(sql: "ALTER TABLE article ADD COLUMN content TEXT")
+        }
         return migrator
     }
 
@@ -303,6 +306,7 @@ extension SQLiteStore {
         var guid: String?
         var firstSeen: Date
         var lastSeen: Date
+        var content: String?
 
         /// Inserts the article, seen first and last at `date`; or updates its data, keeping when
         /// it was first seen, and when it was last seen too unless `touchLastSeen`.
@@ -311,7 +315,7 @@ extension SQLiteStore {
                 key: article.id, sourceID: article.sourceID, title: article.title, summary: article.summary,
                 author: article.author, url: article.url, imageURL: article.imageURL, published: article.published,
                 categories: String(decoding: try JSONEncoder().encode(article.categories), as: UTF8.self),
-                guid: article.guid, firstSeen: date, lastSeen: date
+                guid: article.guid, firstSeen: date, lastSeen: date, content: article.content
             )
             _ = try record.upsertAndFetch(db, onConflict: [Columns.key.name]) { _ in
                 [Columns.firstSeen.noOverwrite] + (touchLastSeen ? [] : [Columns.lastSeen.noOverwrite])
@@ -327,7 +331,7 @@ extension SQLiteStore {
             }
             return Article(
                 id: key, sourceID: sourceID, title: title, summary: summary, author: author, url: url,
-                imageURL: imageURL, published: published, categories: decoded, guid: guid
+                imageURL: imageURL, published: published, categories: decoded, guid: guid, content: content
             )
         }
     }
