@@ -144,10 +144,11 @@ struct FeedContentTests {
     ]
 
     @Test("feedparser's 745 sanitizer cases: the dangerous part gone, the text kept, well-formed")
-    func corpus() throws {
+    func corpus() async throws {
         let folder = TestSupport.corpus.appendingPathComponent("wellformed/sanitize")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".xml") }.sorted()
         #expect(files.count >= 745)
+        let (unsafe, textLost, checkedText) = try await TestSupport.onOwnThread { () throws -> ([String], [String], Int) in
         let expectPattern = /==\s*u?'((?:[^'\\]|\\.)*)'\s*$/
         var unsafe: [String] = []
         var textLost: [String] = []
@@ -171,6 +172,8 @@ struct FeedContentTests {
             checkedText += 1
             let texts = outputs.map { HTMLText.plainText(fromHTML: $0) }
             if !texts.contains(expected) { textLost.append("\(file): \(expected) not in \(texts)") }
+        }
+        return (unsafe, textLost, checkedText)
         }
         #expect(unsafe.isEmpty, "\(unsafe.count) unsafe:\n\(unsafe.prefix(20).joined(separator: "\n"))")
         #expect(textLost.isEmpty, "\(textLost.count) lost text:\n\(textLost.prefix(20).joined(separator: "\n"))")
