@@ -15,14 +15,11 @@ struct FetchStage: Sendable {
     var offline: Bool
     var refresh: Bool
     var logger: Logger
-    /// Sources fetched at once.
-    var concurrency = 8
 
     func run() async -> [SourceReport] {
         // Every request carries its source's deadline, and the whole stage the fetch budget:
         // sources still pending when it ends are shown from the cache ("stopped by the 120 s
-        // fetch budget"). A slow host holds at most FetchLimits.perHost of the slots; `concurrency`
-        // is a floor under FetchLimits.overall, kept for callers that set it.
+        // fetch budget"). A slow host holds at most FetchLimits.perHost of the slots.
         let budget = FetchBudget(seconds: config.fetchBudgetSeconds)
         let stage = {
             var stage = self
@@ -32,7 +29,7 @@ struct FetchStage: Sendable {
         let skipped = SkippedSources()
         let newsapi = config.newsapi
         let reports = await Parallel.map(
-            config.sources, maxConcurrent: max(concurrency, FetchLimits.overall), maxPerKey: FetchLimits.perHost,
+            config.sources, maxConcurrent: FetchLimits.overall, maxPerKey: FetchLimits.perHost,
             key: { FetchLimits.host(of: $0, newsapi: newsapi) }
         ) { source in
             await stage.report(for: source, skipped: skipped)

@@ -62,6 +62,9 @@ package struct FeedProvider: SourceProvider {
         } catch {
             throw .notAFeed(reason: error.description)
         }
+        for repair in feed.repairs {
+            logger.debug("source \"\(source.id)\": \(repair)")
+        }
         return SourceContent(
             format: feed.format,
             title: feed.title,
