@@ -18,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // SHA-256 for the fingerprints of an incremental build (already a dependency of
+        // AsyncHTTPClient's TLS stack).
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // Already a dependency of Hummingbird; named here because `serve --watch` is a Service.
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
@@ -76,6 +79,7 @@ let package = Package(
             dependencies: [
                 "NewsgenModel", "NewsgenXML", "NewsgenConfig",
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: layer,
             plugins: ["EmbedFiles"]

@@ -12,6 +12,8 @@ public struct BuildReport: Sendable {
     public var output: URL
     public var filesWritten: Int
     public var filesUnchanged: Int
+    /// Files the published site already had as this build would make them: linked, not rendered.
+    public var filesCarried: Int = 0
     /// Each stage with its duration in seconds, in order.
     public var timings: [(stage: BuildStage, seconds: Double)]
 
@@ -38,10 +40,13 @@ public struct Build: Sendable {
         public var offline = false
         /// Ignore refresh intervals.
         public var refresh = false
+        /// Render, write and validate every file, carrying nothing over from the published site.
+        public var full = false
 
-        public init(offline: Bool = false, refresh: Bool = false) {
+        public init(offline: Bool = false, refresh: Bool = false, full: Bool = false) {
             self.offline = offline
             self.refresh = refresh
+            self.full = full
         }
     }
 
@@ -51,18 +56,22 @@ public struct Build: Sendable {
     /// NewsAPI's list of sources for the Sources tab; `nil` for none.
     public var catalog: NewsAPICatalog?
     public var store: any ArticleStore
+    /// Where the record of what was published is kept (`Manifest.location(cache:)`), so that the
+    /// next build carries unchanged files over; `nil` renders every file every time.
+    public var manifest: URL?
     public var now: @Sendable () -> Date
     public var logger: Logger
 
     public init(
         config: SiteConfig, options: Options = Options(), providers: [any SourceProvider], catalog: NewsAPICatalog? = nil,
-        store: any ArticleStore, now: @escaping @Sendable () -> Date = Date.init, logger: Logger
+        store: any ArticleStore, manifest: URL? = nil, now: @escaping @Sendable () -> Date = Date.init, logger: Logger
     ) {
         self.config = config
         self.options = options
         self.providers = providers
         self.catalog = catalog
         self.store = store
+        self.manifest = manifest
         self.now = now
         self.logger = logger
     }
@@ -85,16 +94,30 @@ public struct Build: Sendable {
         let saved = try await clock.run(MergeSavedLists(config: config, store: store, now: started, logger: logger), sources)
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
                                   archive: archive.articles, generated: started, newsapiSources: await available)
-        let files = try await clock.run(Render(templates: templates), content)
-        let staged = try await clock.run(Write(publisher: publisher), files)
+        // What the published site already holds as this build would make it is carried over.
+        let previous = options.full ? nil : manifest.flatMap { Manifest.load(from: $0, output: config.output) }
+        let site = try await clock.run(Render(templates: templates, carrying: previous?.carryIndex(output: config.output)), content)
+        let staged = try await clock.run(Write(publisher: publisher), site)
         do {
-            _ = try await clock.run(Validate(baseURL: config.baseURL), staged.folder)
+            // Carried files were checked when they were published. When no file went away, every
+            // link of theirs still resolves, so only the new files need checking.
+            let removed = previous.map { !Set($0.files.keys).subtracting(site.paths).isEmpty } ?? true
+            let scope: Set<String>? = removed || site.carried.isEmpty ? nil : Set(site.files.map(\.path))
+            _ = try await clock.run(Validate(baseURL: config.baseURL, only: scope), staged.folder)
             try await clock.run(Publish(publisher: publisher), staged.folder)
         } catch {
             publisher.discard(staged.folder)
             throw error
         }
+        if let manifest {
+            do {
+                try Manifest.recording(site.fingerprints, output: config.output).save(to: manifest)
+            } catch {
+                // The site is published; without a manifest the next build renders everything.
+                logger.warning("\(manifest.path): cannot record what was published (\(FileProblem.describe(error))); the next build renders every page")
+            }
+        }
         return BuildReport(sources: sources, output: config.output, filesWritten: staged.summary.written,
-                           filesUnchanged: staged.summary.unchanged, timings: clock.timings)
+                           filesUnchanged: staged.summary.unchanged, filesCarried: staged.carried, timings: clock.timings)
     }
 }

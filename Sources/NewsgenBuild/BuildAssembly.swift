@@ -38,6 +38,7 @@ extension Build {
             ],
             catalog: NewsAPICatalog(config: config, http: keyHTTP, logger: logger),
             store: store,
+            manifest: Manifest.location(cache: config.cache),
             logger: logger
         )
         let result: Result<BuildReport, BuildError>

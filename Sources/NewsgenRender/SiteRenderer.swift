@@ -46,6 +46,36 @@ package struct SiteContent: Sendable {
     func saved(_ kind: SavedListKind) -> [SavedArticle] { kind == .favorites ? favorites : readLater }
 }
 
+/// What the published site holds: each file's fingerprint, as recorded when it was published
+/// and checked since to be still what is on disk. A file the index does not name is rendered.
+package struct CarryIndex: Sendable {
+    package var fingerprints: [String: Fingerprint]
+
+    package init(fingerprints: [String: Fingerprint]) {
+        self.fingerprints = fingerprints
+    }
+}
+
+/// The files of a site: those rendered now, and those the published site already has as this
+/// build would make them (carried over, not rendered again).
+package struct RenderedSite: Sendable {
+    /// Files with their bytes, rendered now.
+    package var files: [OutputFile] = []
+    /// Paths whose published file is current.
+    package var carried: [String] = []
+    /// Every file's fingerprint, rendered or carried: what the next build compares against.
+    package var fingerprints: [String: Fingerprint] = [:]
+
+    package init(files: [OutputFile] = [], carried: [String] = [], fingerprints: [String: Fingerprint] = [:]) {
+        self.files = files
+        self.carried = carried
+        self.fingerprints = fingerprints
+    }
+
+    /// Every path of the site.
+    package var paths: [String] { files.map(\.path) + carried }
+}
+
 /// Turns the site's content into pages (through the templates) and feeds (through the writers).
 package struct SiteRenderer {
     /// Articles per section on the front page; the rest are on the category's page.
@@ -90,21 +120,66 @@ package struct SiteRenderer {
     /// One file to produce; jobs run in parallel across the machine's cores.
     private struct Job: Sendable {
         var path: String
-        var make: @Sendable () throws(TemplateError) -> String
+        /// The file's fingerprint, and its bytes unless the published file has that fingerprint.
+        var make: @Sendable () throws(TemplateError) -> (Fingerprint, Data?)
+
+        /// A page: its fingerprint is that of the template's values (with newsgen's version and
+        /// the theme), so a page whose values did not change is not rendered at all.
+        init(page path: String, carrying published: Fingerprint?, fingerprint base: Fingerprint.Hasher,
+             render: @escaping @Sendable () -> Any, with template: @escaping @Sendable (Any) throws(TemplateError) -> String) {
+            self.path = path
+            make = { () throws(TemplateError) in
+                let values = render()
+                var hasher = base
+                hasher.add(templateValue: values)
+                let fingerprint = hasher.finish()
+                if fingerprint == published { return (fingerprint, nil) }
+                return (fingerprint, Data(try template(values).utf8))
+            }
+        }
+
+        /// A feed, the OPML, the sitemap, the search index, an asset: cheap to make, so its
+        /// fingerprint is that of its bytes, and only writing and validating are saved.
+        init(file path: String, carrying published: Fingerprint?, _ bytes: @escaping @Sendable () -> Data) {
+            self.path = path
+            make = {
+                let data = bytes()
+                let fingerprint = Fingerprint.of(data)
+                return (fingerprint, fingerprint == published ? nil : data)
+            }
+        }
     }
 
     /// Every page, feed and asset of the site.
     package func render() async throws(TemplateError) -> [OutputFile] {
+        try await render(carrying: nil).files
+    }
+
+    /// Every page, feed and asset of the site, except those whose published file (recorded in
+    /// `published`) has the fingerprint this build would give it: those are only named.
+    package func render(carrying published: CarryIndex?) async throws(TemplateError) -> RenderedSite {
         let model = SiteModelBuilder(content: content)
         let templates = self.templates
+        let known = published?.fingerprints ?? [:]
         var jobs: [Job] = []
         var pages: [String] = []
+        var base = Fingerprint.Hasher()
+        base.add(NewsgenVersion.string)
+        base.add(templates.digest.hex)
 
         func page<C: Sendable>(_ path: String, template: String, _ build: @escaping @Sendable (String) -> Page<C>) {
             assert(Self.pageModels[template] == Page<C>.self, "SiteRenderer.pageModels has no \(Page<C>.self) for \(template)")
             let root = SitePaths.root(fromPage: path)
-            jobs.append(Job(path: SitePaths.file(forPage: path)) { () throws(TemplateError) in try templates.render(template, build(root)) })
+            let file = SitePaths.file(forPage: path)
+            var hasher = base
+            hasher.add(template)
+            jobs.append(Job(page: file, carrying: known[file], fingerprint: hasher,
+                            render: { TemplateSet.values(of: build(root)) },
+                            with: { values throws(TemplateError) in try templates.render(template, values: values) }))
             pages.append(path)
+        }
+        func file(_ path: String, _ text: @escaping @Sendable () -> String) {
+            jobs.append(Job(file: path, carrying: known[path]) { Data(text().utf8) })
         }
 
         page(SitePaths.headlinesPage, template: "headlines") { model.headlinesPage(root: $0) }
@@ -132,29 +207,41 @@ package struct SiteRenderer {
 
         let context = feedContext
         for list in model.feedLists() {
-            jobs.append(Job(path: list.feedPath + ".rss") { RSSWriter.write(list, context: context) })
-            jobs.append(Job(path: list.feedPath + ".atom") { AtomWriter.write(list, context: context) })
-            jobs.append(Job(path: list.feedPath + ".json") { JSONFeedWriter.write(list, context: context) })
+            file(list.feedPath + ".rss") { RSSWriter.write(list, context: context) }
+            file(list.feedPath + ".atom") { AtomWriter.write(list, context: context) }
+            file(list.feedPath + ".json") { JSONFeedWriter.write(list, context: context) }
         }
-        jobs.append(Job(path: SitePaths.opml) { OPMLWriter.write(model.opmlOutlines(), context: context) })
-        for file in SitemapWriter.files(pages: pages, limit: sitemapLimit) {
-            jobs.append(Job(path: file.path) { SitemapWriter.write(file, context: context) })
+        file(SitePaths.opml) { OPMLWriter.write(model.opmlOutlines(), context: context) }
+        for sitemap in SitemapWriter.files(pages: pages, limit: sitemapLimit) {
+            file(sitemap.path) { SitemapWriter.write(sitemap, context: context) }
         }
-        jobs.append(Job(path: SitePaths.searchIndex) { model.searchIndex() })
-
-        return try await Self.run(jobs) + templates.assets
+        file(SitePaths.searchIndex) { model.searchIndex() }
+        for asset in templates.assets {
+            jobs.append(Job(file: asset.path, carrying: known[asset.path]) { asset.data })
+        }
+        return try await Self.run(jobs)
     }
 
     /// Runs the jobs on every core, keeping their order; the first failure (in job order) is thrown.
-    private static func run(_ jobs: [Job]) async throws(TemplateError) -> [OutputFile] {
-        let results = await Parallel.map(jobs) { job -> Result<OutputFile, TemplateError> in
+    private static func run(_ jobs: [Job]) async throws(TemplateError) -> RenderedSite {
+        let results = await Parallel.map(jobs) { job -> Result<(Fingerprint, Data?), TemplateError> in
             do throws(TemplateError) {
-                return .success(OutputFile(job.path, try job.make()))
+                return .success(try job.make())
             } catch {
                 return .failure(error)
             }
         }
-        return try results.map { result throws(TemplateError) in try result.get() }
+        var site = RenderedSite()
+        for (job, result) in zip(jobs, results) {
+            let (fingerprint, data) = try result.get()
+            site.fingerprints[job.path] = fingerprint
+            if let data {
+                site.files.append(OutputFile(job.path, data: data))
+            } else {
+                site.carried.append(job.path)
+            }
+        }
+        return site
     }
 
 }

@@ -33,6 +33,9 @@ package struct TemplateSet: Sendable {
     let origin: String
     /// Files under the theme's `assets/`, copied into the output as they are.
     let assets: [OutputFile]
+    /// The digest of every template's name and text: a page rendered with another theme is
+    /// another page, so an incremental build renders it again.
+    package let digest: Fingerprint
     private let library: MustacheLibrary
 
     /// The theme in `folder`; with `builtInIfMissing`, the built-in theme when that folder does not exist.
@@ -86,6 +89,7 @@ package struct TemplateSet: Sendable {
             }
         }
         self.assets = assets
+        digest = Self.digest(of: texts)
         try check(sources: sources, location: { folder.appendingPathComponent($0).path })
     }
 
@@ -103,17 +107,28 @@ package struct TemplateSet: Sendable {
             }
         }
         let set = TemplateSet(
-            origin: "the built-in theme", library: library,
+            origin: "the built-in theme", library: library, digest: digest(of: texts),
             assets: DefaultTheme.assets.sorted { $0.key < $1.key }.map { OutputFile("assets/" + $0.key, $0.value) }
         )
         try set.check(sources: sources, location: location)
         return set
     }
 
-    private init(origin: String, library: MustacheLibrary, assets: [OutputFile]) {
+    private init(origin: String, library: MustacheLibrary, digest: Fingerprint, assets: [OutputFile]) {
         self.origin = origin
         self.library = library
+        self.digest = digest
         self.assets = assets
+    }
+
+    /// The templates' names and texts, in name order.
+    private static func digest(of texts: [String: String]) -> Fingerprint {
+        var hasher = Fingerprint.Hasher()
+        for (file, text) in texts.sorted(by: { $0.key < $1.key }) {
+            hasher.add(file)
+            hasher.add(text)
+        }
+        return hasher.finish()
     }
 
     /// Reads each template's tags, naming a section that is never closed or closed by another name.
@@ -149,7 +164,17 @@ package struct TemplateSet: Sendable {
     }
 
     func render<Content>(_ name: String, _ page: Page<Content>) throws(TemplateError) -> String {
-        guard let output = library.render(TemplateValues.convert(page) ?? [String: Any](), withTemplate: name) else {
+        try render(name, values: Self.values(of: page))
+    }
+
+    /// What a template is given for `page`: dictionaries, arrays and scalars.
+    static func values<Content>(of page: Page<Content>) -> Any {
+        TemplateValues.convert(page) ?? [String: Any]()
+    }
+
+    /// Renders the template `name` with values from `values(of:)`.
+    func render(_ name: String, values: Any) throws(TemplateError) -> String {
+        guard let output = library.render(values, withTemplate: name) else {
             throw TemplateError(origin, "\(name).mustache is missing")
         }
         return output

@@ -50,19 +50,20 @@ enum FileKind: Hashable, Sendable {
 public enum SiteValidator {
     /// Validates every file below `directory`, in parallel across the machine's cores.
     /// `baseURL` is where the site will be served (a build knows it); without it, rules that
-    /// need it work from the files themselves.
-    public static func validate(directory: URL, baseURL: URL? = nil) async -> ValidationReport {
+    /// need it work from the files themselves. With `only`, just those files are checked (an
+    /// incremental build's new files), their links still against every file of the site.
+    public static func validate(directory: URL, baseURL: URL? = nil, only: Set<String>? = nil) async -> ValidationReport {
         let root = directory.standardizedFileURL
         let files = regularFiles(below: root)
         let paths = files.map(\.path)
         let context = Context(root: root, site: SiteFiles(files: paths), baseURL: baseURL)
         // Largest first, so that one big page does not finish last on a single core.
-        let order = files.indices.sorted { files[$0].size > files[$1].size }
+        let order = files.indices.filter { only?.contains(paths[$0]) ?? true }.sorted { files[$0].size > files[$1].size }
         let problems = await Parallel.map(order) { index in
             check(root.appendingPathComponent(paths[index]), path: paths[index], context: context)
         }.flatMap { $0 }
         return ValidationReport(
-            filesChecked: paths.count,
+            filesChecked: order.count,
             problems: problems.sorted {
                 ($0.path, $0.line, $0.column, $0.rule.rawValue, $0.message) < ($1.path, $1.line, $1.column, $1.rule.rawValue, $1.message)
             }

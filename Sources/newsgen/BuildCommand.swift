@@ -22,6 +22,9 @@ struct BuildCommand: AsyncParsableCommand {
     @Flag(help: "Fetch every source now, ignoring refresh intervals.")
     var refresh = false
 
+    @Flag(help: "Render, write and validate every file, carrying nothing over from the published site.")
+    var full = false
+
     @Flag(help: "If another build is running, wait for it instead of exiting.")
     var wait = false
 
@@ -30,7 +33,7 @@ struct BuildCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.makeLogger()
         let status = await BuildRunner(site: site, outputOverride: output, offline: offline,
-                                       refresh: refresh, wait: wait, logger: logger).run()
+                                       refresh: refresh, full: full, wait: wait, logger: logger).run()
         if status != 0 { throw ExitCode(status) }
     }
 }
@@ -41,6 +44,7 @@ struct BuildRunner: Sendable {
     var outputOverride: String?
     var offline = false
     var refresh = false
+    var full = false
     var wait = false
     var logger: Logger
 
@@ -59,9 +63,9 @@ struct BuildRunner: Sendable {
     /// Builds with a configuration already read; the build's exit status (0, 3 or 1).
     func run(_ config: SiteConfig) async -> Int32 {
         do {
-            let report = try await Build.runStandard(config: config, options: .init(offline: offline, refresh: refresh),
+            let report = try await Build.runStandard(config: config, options: .init(offline: offline, refresh: refresh, full: full),
                                                      waitForLock: wait, logger: logger)
-            logger.info("published \(report.output.path): \(report.filesWritten) files written, \(report.filesUnchanged) unchanged, \(String(format: "%.2f", report.totalSeconds)) s (validation \(Int((report.validationShare * 100).rounded()))% of the build)")
+            logger.info("published \(report.output.path): \(report.filesWritten) files written, \(report.filesUnchanged) unchanged, \(report.filesCarried) carried, \(String(format: "%.2f", report.totalSeconds)) s (validation \(Int((report.validationShare * 100).rounded()))% of the build)")
             return report.exitStatus
         } catch {
             for line in error.description.split(separator: "\n") { logger.error("\(line)") }

@@ -103,10 +103,11 @@ struct StageTests {
         let content = SiteContent(config: config, sources: [shown], favorites: [], readLater: [], archive: [],
                                   generated: Self.now, newsapiSources: nil)
         let stage = Render(templates: templates)
-        let files = try await stage.run(content)
-        #expect(files.contains { $0.path == "index.html" })
-        #expect(files.contains { $0.path == "feeds/headlines.rss" })
-        #expect(stage.summary(of: files) == "\(files.count) files")
+        let site = try await stage.run(content)
+        #expect(site.files.contains { $0.path == "index.html" })
+        #expect(site.files.contains { $0.path == "feeds/headlines.rss" })
+        #expect(site.carried.isEmpty, "nothing to carry without a published site")
+        #expect(stage.summary(of: site) == "\(site.files.count) files (\(site.files.count) rendered, 0 carried)")
     }
 
     @Test("write, validate, publish: staged beside the output, checked, then swapped in; no staging folder left")
@@ -115,10 +116,10 @@ struct StageTests {
         let output = parent.appendingPathComponent("public")
         let publisher = Publisher(output: output)
         let write = Write(publisher: publisher)
-        let staged = try await write.run([OutputFile("notes/hello.txt", "hello\n")])
+        let staged = try await write.run(RenderedSite(files: [OutputFile("notes/hello.txt", "hello\n")]))
         #expect(staged.folder.deletingLastPathComponent().path == parent.path, "the same file system, so the swap is a rename")
         #expect(!FileManager.default.fileExists(atPath: output.path), "nothing is served before publish")
-        #expect(write.summary(of: staged) == "2 written, 0 unchanged", "the file and the marker")
+        #expect(write.summary(of: staged) == "2 written, 0 unchanged, 0 carried", "the file and the marker")
         let report = try await Validate(baseURL: nil).run(staged.folder)
         #expect(report.isValid)
         try await Publish(publisher: publisher).run(staged.folder)
@@ -127,8 +128,8 @@ struct StageTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent.path) == ["public"])
 
         // A second write carries the unchanged file over.
-        let again = try await write.run([OutputFile("notes/hello.txt", "hello\n")])
-        #expect(write.summary(of: again) == "0 written, 2 unchanged")
+        let again = try await write.run(RenderedSite(files: [OutputFile("notes/hello.txt", "hello\n")]))
+        #expect(write.summary(of: again) == "0 written, 2 unchanged, 0 carried")
         publisher.discard(again.folder)
     }
 
@@ -150,7 +151,7 @@ struct StageTests {
     func publishRefuses() async throws {
         let output = try TestSupport.temporaryFolder().appendingPathComponent("public")
         let publisher = Publisher(output: output)
-        let staged = try await Write(publisher: publisher).run([OutputFile("index.html", "<p>new</p>")])
+        let staged = try await Write(publisher: publisher).run(RenderedSite(files: [OutputFile("index.html", "<p>new</p>")]))
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         try Data("mine".utf8).write(to: output.appendingPathComponent("notes.txt"))
         let (logger, _) = TestSupport.recordingLogger()

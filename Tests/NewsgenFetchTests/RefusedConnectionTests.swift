@@ -36,10 +36,11 @@ struct RefusedConnectionTests {
         #expect(sleeps.all.first.map { $0 >= .milliseconds(500) && $0 <= .seconds(1) } == true, "\(sleeps.all)")
         #expect(sleeps.all.last.map { $0 >= .seconds(1) && $0 <= .seconds(2) } == true, "\(sleeps.all)")
         #expect(elapsed >= .milliseconds(1500), "\(elapsed)")
-        // AsyncHTTPClient's own connect retries held each attempt until the 10 s connect timeout:
-        // never less than 30 s for three. Three refused connects take about 3 s; the bound is
-        // generous because the whole suite on two busy cores once stretched them to 12 s.
-        #expect(elapsed < .seconds(25), "a refused port must not wait for the connect timeout: \(elapsed)")
+        // AsyncHTTPClient's own connect retries held each attempt until the 10 s connect timeout,
+        // which ends in a timeout, not "connection refused": the message above is the proof that
+        // no attempt waited for it. Three refused connects take about 3 s alone; the whole suite
+        // on two busy cores has stretched them to 28 s, so the time is only a loose bound.
+        #expect(elapsed < .seconds(60), "a refused port must not wait for the connect timeout: \(elapsed)")
     }
 
     @Test("one attempt is one connection: AsyncHTTPClient does not reconnect on its own")

@@ -6,14 +6,19 @@ package struct Render: BuildStep {
     package static let stage = BuildStage.render
 
     package var templates: TemplateSet
+    /// The published files that need not be rendered again; `nil` renders everything.
+    package var carrying: CarryIndex?
 
-    package init(templates: TemplateSet) {
+    package init(templates: TemplateSet, carrying: CarryIndex? = nil) {
         self.templates = templates
+        self.carrying = carrying
     }
 
-    package func run(_ content: SiteContent) async throws(TemplateError) -> [OutputFile] {
-        try await SiteRenderer(templates: templates, content: content).render()
+    package func run(_ content: SiteContent) async throws(TemplateError) -> RenderedSite {
+        try await SiteRenderer(templates: templates, content: content).render(carrying: carrying)
     }
 
-    package func summary(of files: [OutputFile]) -> String { "\(files.count) files" }
+    package func summary(of site: RenderedSite) -> String {
+        "\(site.files.count + site.carried.count) files (\(site.files.count) rendered, \(site.carried.count) carried)"
+    }
 }

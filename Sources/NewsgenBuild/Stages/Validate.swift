@@ -8,13 +8,16 @@ package struct Validate: BuildStep {
 
     /// The site's address, against which absolute links are checked.
     package var baseURL: URL?
+    /// The files to check (their links still resolve against every file); `nil` for all.
+    package var only: Set<String>?
 
-    package init(baseURL: URL?) {
+    package init(baseURL: URL?, only: Set<String>? = nil) {
         self.baseURL = baseURL
+        self.only = only
     }
 
     package func run(_ folder: URL) async throws(ValidationFailure) -> ValidationReport {
-        let report = await SiteValidator.validate(directory: folder, baseURL: baseURL)
+        let report = await SiteValidator.validate(directory: folder, baseURL: baseURL, only: only)
         guard report.isValid else { throw ValidationFailure(report: report) }
         return report
     }

@@ -1,5 +1,6 @@
 package import Foundation
 package import NewsgenRender
+import NewsgenModel
 
 /// Stage 6: the rendered files in a new staging folder beside the output, which the served
 /// folder does not see until stage 8 swaps it in. A folder it cannot fill is removed again.
@@ -16,19 +17,43 @@ package struct Write: BuildStep {
     package struct Staged: Sendable {
         package var folder: URL
         package var summary: Publisher.WriteSummary
+        /// Files linked from the published site without being rendered.
+        package var carried = 0
     }
 
-    package func run(_ files: [OutputFile]) async throws(PublishError) -> Staged {
+    package func run(_ site: RenderedSite) async throws(PublishError) -> Staged {
         let staging = try publisher.makeStaging()
         do {
-            return Staged(folder: staging, summary: try await publisher.write(files, to: staging))
+            let summary = try await publisher.write(site.files, to: staging)
+            try carry(site.carried, to: staging)
+            return Staged(folder: staging, summary: summary, carried: site.carried.count)
         } catch {
             publisher.discard(staging)
             throw error
         }
     }
 
+    /// Hard-links each carried file from the published site into the staging folder: the same
+    /// inode, so its bytes and modification time stay as they are.
+    private func carry(_ paths: [String], to staging: URL) throws(PublishError) {
+        var folders = Set<String>()
+        for path in paths {
+            let folder = (path as NSString).deletingLastPathComponent
+            let target = staging.appendingPathComponent(path)
+            if !folder.isEmpty, folders.insert(folder).inserted {
+                do {
+                    try FileManager.default.createDirectory(at: staging.appendingPathComponent(folder), withIntermediateDirectories: true)
+                } catch {
+                    throw PublishError(staging.appendingPathComponent(folder), .cannotCreateFolder, reason: FileProblem.describe(error))
+                }
+            }
+            guard link(publisher.output.appendingPathComponent(path).path, target.path) == 0 else {
+                throw PublishError(target, .cannotWrite, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+
     package func summary(of staged: Staged) -> String {
-        "\(staged.summary.written) written, \(staged.summary.unchanged) unchanged"
+        "\(staged.summary.written) written, \(staged.summary.unchanged) unchanged, \(staged.carried) carried"
     }
 }

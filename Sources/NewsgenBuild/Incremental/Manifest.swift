@@ -1,0 +1,97 @@
+package import Foundation
+package import NewsgenRender
+
+/// What the last build published, kept beside the cache: for each file of the site, the
+/// fingerprint of what it was made from and what the file on disk was then (inode, size,
+/// modification time).
+///
+/// The next build carries a file over only when its fingerprint is unchanged **and** the file
+/// in the output folder is still the very file that was published (same inode, size and
+/// time). So a manifest that is out of date (a crash between the swap and saving it, a file
+/// edited by hand, another tool writing into the folder) can only make newsgen render more,
+/// never publish a page that is not what rendering would give.
+package struct Manifest: Codable, Sendable, Equatable {
+    /// The format of this file; another number is read as no manifest.
+    package static let formatVersion = 1
+
+    package struct Entry: Codable, Sendable, Equatable {
+        package var fingerprint: Fingerprint
+        package var inode: UInt64
+        package var size: Int64
+        /// Modification time, in nanoseconds since 1970.
+        package var modified: Int64
+    }
+
+    package var format = Manifest.formatVersion
+    /// The folder the files were published to.
+    package var output: String
+    package var files: [String: Entry]
+
+    package init(output: URL, files: [String: Entry]) {
+        self.output = output.standardizedFileURL.path
+        self.files = files
+    }
+
+    /// Where the manifest of a site whose cache is `cache` lives: beside it.
+    package static func location(cache: URL) -> URL {
+        cache.deletingPathExtension().appendingPathExtension("manifest.json")
+    }
+
+    /// The manifest at `file`, or `nil` when there is none or it cannot be used (another
+    /// format, unreadable, another output folder): the build then renders everything.
+    package static func load(from file: URL, output: URL) -> Manifest? {
+        guard let data = FileManager.default.contents(atPath: file.path),
+              let manifest = try? JSONDecoder().decode(Manifest.self, from: data),
+              manifest.format == formatVersion,
+              manifest.output == output.standardizedFileURL.path
+        else { return nil }
+        return manifest
+    }
+
+    /// Writes the manifest atomically (a temporary file renamed into place).
+    package func save(to file: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try encoder.encode(self).write(to: file, options: .atomic)
+    }
+
+    /// The fingerprints of the files that are, on disk below `output`, still the files this
+    /// manifest recorded.
+    package func carryIndex(output: URL) -> CarryIndex {
+        var fingerprints: [String: Fingerprint] = [:]
+        for (path, entry) in files where Self.stat(output.appendingPathComponent(path)) == entry.onDisk {
+            fingerprints[path] = entry.fingerprint
+        }
+        return CarryIndex(fingerprints: fingerprints)
+    }
+
+    /// The manifest of the site now in `output`: each path's fingerprint with its file's identity.
+    /// A path whose file cannot be examined is left out (the next build renders it).
+    package static func recording(_ fingerprints: [String: Fingerprint], output: URL) -> Manifest {
+        var files: [String: Entry] = [:]
+        for (path, fingerprint) in fingerprints {
+            guard let disk = stat(output.appendingPathComponent(path)) else { continue }
+            files[path] = Entry(fingerprint: fingerprint, inode: disk.inode, size: disk.size, modified: disk.modified)
+        }
+        return Manifest(output: output, files: files)
+    }
+
+    /// A regular file's identity on disk.
+    struct OnDisk: Equatable {
+        var inode: UInt64
+        var size: Int64
+        var modified: Int64
+    }
+
+    static func stat(_ file: URL) -> OnDisk? {
+        var status = Foundation.stat()
+        guard lstat(file.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
+        return OnDisk(inode: UInt64(status.st_ino), size: Int64(status.st_size), modified: modified)
+    }
+}
+
+extension Manifest.Entry {
+    var onDisk: Manifest.OnDisk { Manifest.OnDisk(inode: inode, size: size, modified: modified) }
+}

@@ -1,0 +1,86 @@
+package import Foundation
+import Crypto
+
+/// A SHA-256 digest that names what a file of the site was made from, or its bytes.
+///
+/// An incremental build compares a page's fingerprint with the one recorded when the page was
+/// published: equal means the published file is what rendering would give again, so it is
+/// carried over instead of rendered, written and validated. A page's fingerprint covers
+/// everything its bytes depend on: newsgen's version, the theme, the template's name and the
+/// values the template is given.
+package struct Fingerprint: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Lowercase hexadecimal, 64 characters.
+    package let hex: String
+
+    package init(hex: String) {
+        self.hex = hex
+    }
+
+    package var description: String { hex }
+
+    /// The digest of some bytes.
+    package static func of(_ data: Data) -> Fingerprint {
+        var hasher = Hasher()
+        hasher.add(data)
+        return hasher.finish()
+    }
+
+    /// Feeds values into one SHA-256, each with a tag and its length, so that different
+    /// sequences of values can never produce the same stream of bytes.
+    package struct Hasher {
+        private var sha = SHA256()
+
+        package init() {}
+
+        package mutating func add(_ data: Data) {
+            tag("d", count: data.count)
+            sha.update(data: data)
+        }
+
+        package mutating func add(_ string: String) {
+            var string = string
+            string.withUTF8 { bytes in
+                tag("s", count: bytes.count)
+                sha.update(bufferPointer: UnsafeRawBufferPointer(bytes))
+            }
+        }
+
+        /// A value given to a template: strings, numbers, booleans, arrays and dictionaries
+        /// (keys in sorted order, so the digest does not depend on a dictionary's order).
+        package mutating func add(templateValue value: Any) {
+            switch value {
+            case let string as String:
+                add(string)
+            case let bool as Bool:
+                tag(bool ? "T" : "F", count: 0)
+            case let number as Int:
+                tag("i", count: 0)
+                withUnsafeBytes(of: Int64(number).littleEndian) { sha.update(bufferPointer: $0) }
+            case let array as [Any]:
+                tag("a", count: array.count)
+                for element in array { add(templateValue: element) }
+            case let dictionary as [String: Any]:
+                tag("o", count: dictionary.count)
+                for key in dictionary.keys.sorted() {
+                    add(key)
+                    add(templateValue: dictionary[key] as Any)
+                }
+            default:
+                // Not a kind TemplateValues produces; its description still tells values apart.
+                add("?" + String(describing: value))
+            }
+        }
+
+        private mutating func tag(_ kind: Character, count: Int) {
+            var header = [UInt8](repeating: 0, count: 9)
+            header[0] = kind.asciiValue ?? 0
+            withUnsafeBytes(of: UInt64(count).littleEndian) { for (index, byte) in $0.enumerated() { header[index + 1] = byte } }
+            header.withUnsafeBytes { sha.update(bufferPointer: $0) }
+        }
+
+        package func finish() -> Fingerprint {
+            let digest = sha.finalize()
+            return Fingerprint(hex: digest.map { String(format: "%02x", $0) }.joined())
+        }
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+@testable import NewsgenModel
+@testable import NewsgenConfig
+@testable import NewsgenStore
+@testable import NewsgenFetch
+@testable import NewsgenRender
+@testable import NewsgenValidate
+@testable import NewsgenBuild
+import NewsgenTestSupport
+
+/// An incremental build carries over what did not change, and its output is byte for byte what
+/// a full build of the same inputs gives.
+@Suite("Incremental builds")
+struct IncrementalTests {
+    static let now = TestSupport.date("2026-11-21T12:00:00Z")
+
+    /// A site of two local feeds in its own folder, with its manifest beside its cache.
+    struct Site {
+        var folder: URL
+        var config: SiteConfig
+        var store = MemoryStore()
+        var manifest: URL { folder.appendingPathComponent("cache/site.manifest.json") }
+        var output: URL { config.output }
+
+        init(templates: URL? = nil) throws {
+            folder = try TestSupport.temporaryFolder()
+            try Self.feed(world: "Harbour cranes return to the old port").write(to: folder.appendingPathComponent("world.xml"))
+            try Self.feed(name: "Science Desk", prefix: "science", titles: ["Comet seen at dawn", "A new map of the deep sea floor"])
+                .write(to: folder.appendingPathComponent("science.xml"))
+            let templatesLine = templates.map { "\"templates\": \"\($0.path)\"," } ?? ""
+            let json = """
+                {"title": "Incremental", "baseURL": "https://news.example.org/", \(templatesLine)
+                 "cache": "cache/site.sqlite",
+                 "sources": [{"id": "world", "feed": "world.xml", "category": "World"},
+                             {"id": "science", "feed": "science.xml", "category": "Science"}]}
+                """
+            config = try SiteConfig.decode(Data(json.utf8), file: folder.appendingPathComponent("site.json"))
+            config.output = folder.appendingPathComponent("public")
+        }
+
+        static func feed(world lead: String, note: String = "") -> Data {
+            feed(name: "World Desk", prefix: "world", titles: [lead, "Rivers rise in the north", "Talks resume in Geneva"], note: note)
+        }
+
+        /// An RSS feed whose items are a day apart, newest first; `note` ends the last item's description.
+        static func feed(name: String, prefix: String, titles: [String], note: String = "") -> Data {
+            let items = titles.enumerated().map { index, title in
+                """
+                <item><title>\(title)</title><link>https://example.com/\(prefix)/\(index)</link>
+                <guid>https://example.com/\(prefix)/\(index)</guid><description>About \(title).\(index == titles.count - 1 ? note : "")</description>
+                <pubDate>\(20 - index) Nov 2026 09:00:00 GMT</pubDate></item>
+                """
+            }.joined(separator: "\n")
+            return Data("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <rss version="2.0"><channel><title>\(name)</title><link>https://example.com/\(prefix)</link>
+                <description>\(name)</description>
+                \(items)
+                </channel></rss>
+                """.utf8)
+        }
+
+        /// One build with the site's store and manifest (or none, for a reference build).
+        @discardableResult
+        func build(full: Bool = false, manifest useManifest: Bool = true, store: MemoryStore? = nil, output: URL? = nil) async throws -> BuildReport {
+            var config = self.config
+            if let output { config.output = output }
+            let (logger, _) = TestSupport.recordingLogger()
+            let build = Build(
+                config: config, options: .init(refresh: true, full: full),
+                providers: [FeedProvider(http: nil, articlesPerSource: config.articlesPerSource, retry: .none)],
+                store: store ?? self.store, manifest: useManifest ? manifest : nil, now: { IncrementalTests.now }, logger: logger
+            )
+            return try await build.run()
+        }
+
+        /// A build of the same inputs from nothing: a new store, no manifest, a new folder.
+        func referenceBuild() async throws -> [String: Data] {
+            let output = try TestSupport.temporaryFolder().appendingPathComponent("public")
+            try await build(manifest: false, store: MemoryStore(), output: output)
+            return try TestSupport.fileBytes(below: output)
+        }
+    }
+
+    /// Every file's bytes, inode and modification time.
+    struct Snapshot: Equatable {
+        var files: [String: Manifest.OnDisk]
+        var bytes: [String: Data]
+
+        init(_ folder: URL) throws {
+            bytes = try TestSupport.fileBytes(below: folder)
+            var files: [String: Manifest.OnDisk] = [:]
+            for path in bytes.keys { files[path] = Manifest.stat(folder.appendingPathComponent(path)) }
+            self.files = files
+        }
+
+        /// Paths added, removed, or with other bytes in `other`.
+        func changed(in other: Snapshot) -> Set<String> {
+            Set(bytes.keys).union(other.bytes.keys).filter { bytes[$0] != other.bytes[$0] }
+        }
+    }
+
+    @Test("a second build with nothing new renders nothing and leaves every file's bytes, inode and time as they were")
+    func nothingNew() async throws {
+        let site = try Site()
+        let first = try await site.build()
+        #expect(first.filesCarried == 0, "nothing to carry over the first time")
+        let before = try Snapshot(site.output)
+        let second = try await site.build()
+        #expect(second.filesWritten == 0)
+        #expect(second.filesCarried == before.bytes.count - 1, "every file but the marker is carried")
+        #expect(try Snapshot(site.output) == before)
+    }
+
+    @Test("an edited story changes the pages and feeds that show it, and the result is what a full build gives")
+    func editedStory() async throws {
+        let site = try Site()
+        try await site.build()
+        let before = try Snapshot(site.output)
+        try Site.feed(world: "Harbour cranes return to the old port, at last").write(to: site.folder.appendingPathComponent("world.xml"))
+        let report = try await site.build()
+        let after = try Snapshot(site.output)
+        let changed = before.changed(in: after)
+        #expect(changed.contains("index.html"))
+        #expect(changed.contains("feeds/sources/world.rss"))
+        #expect(changed.contains { $0.hasPrefix("articles/harbour-cranes-return-to-the-old-port-at-last") })
+        #expect(!changed.contains { $0.hasPrefix("articles/comet-seen-at-dawn") }, "another story's page is untouched")
+        #expect(!changed.contains("feeds/sources/science.rss"), "another source's feed is untouched")
+        #expect(report.filesCarried > 0)
+        for path in after.bytes.keys where !changed.contains(path) {
+            #expect(after.files[path] == before.files[path], "\(path) kept its inode and time")
+        }
+        #expect(try await site.referenceBuild() == after.bytes)
+    }
+
+    @Test("a changed template renders every page again")
+    func changedTemplate() async throws {
+        let templates = try TestSupport.temporaryFolder().appendingPathComponent("Templates")
+        try FileManager.default.copyItem(at: TestSupport.repository.appendingPathComponent("Templates"), to: templates)
+        let site = try Site(templates: templates)
+        try await site.build()
+        let before = try Snapshot(site.output)
+        let layout = templates.appendingPathComponent("layout.mustache")
+        let text = try String(contentsOf: layout, encoding: .utf8)
+        try text.replacingOccurrences(of: "</footer>", with: "<p>Edited theme.</p></footer>").write(to: layout, atomically: true, encoding: .utf8)
+        try await site.build()
+        let after = try Snapshot(site.output)
+        let pages = after.bytes.keys.filter { $0.hasSuffix(".html") }
+        #expect(!pages.isEmpty)
+        for page in pages {
+            #expect(String(decoding: after.bytes[page] ?? Data(), as: UTF8.self).contains("Edited theme."), "\(page)")
+        }
+        #expect(try await site.referenceBuild() == after.bytes)
+        #expect(before.changed(in: after).isSuperset(of: pages))
+    }
+
+    @Test("--full carries nothing over and writes the same bytes")
+    func full() async throws {
+        let site = try Site()
+        try await site.build()
+        let before = try Snapshot(site.output)
+        let report = try await site.build(full: true)
+        #expect(report.filesCarried == 0)
+        #expect(try Snapshot(site.output).bytes == before.bytes)
+    }
+
+    @Test("a published file changed by hand is rendered again, not carried")
+    func editedByHand() async throws {
+        let site = try Site()
+        try await site.build()
+        let before = try Snapshot(site.output)
+        let page = site.output.appendingPathComponent("sources/index.html")
+        try Data("<p>edited</p>".utf8).write(to: page)
+        try await site.build()
+        #expect(try Data(contentsOf: page) == before.bytes["sources/index.html"])
+    }
+
+    @Test("a manifest older than the published site (a crash before it was saved) only makes more work")
+    func staleManifest() async throws {
+        let site = try Site()
+        try await site.build()
+        let older = try Data(contentsOf: site.manifest)
+        try Site.feed(world: "Harbour cranes return to the old port, at last").write(to: site.folder.appendingPathComponent("world.xml"))
+        try await site.build()
+        try older.write(to: site.manifest)
+        try await site.build()
+        let reference = try await site.referenceBuild()
+        #expect(try TestSupport.fileBytes(below: site.output) == reference)
+    }
+
+    @Test("a manifest of another output folder is not used")
+    func otherOutput() async throws {
+        let site = try Site()
+        try await site.build()
+        let elsewhere = try TestSupport.temporaryFolder().appendingPathComponent("public")
+        let report = try await site.build(output: elsewhere)
+        #expect(report.filesCarried == 0)
+        #expect(Manifest.load(from: site.manifest, output: elsewhere) != nil, "the manifest now describes the folder built last")
+    }
+
+    @Test("with nothing removed, validation checks only the new files; the report says how many")
+    func validationScope() async throws {
+        let site = try Site()
+        let (logger, log) = TestSupport.recordingLogger()
+        try await site.build()
+        // A new summary for the oldest story: no page comes or goes.
+        try Site.feed(world: "Harbour cranes return to the old port", note: " Updated.").write(to: site.folder.appendingPathComponent("world.xml"))
+        let build = Build(
+            config: site.config, options: .init(refresh: true),
+            providers: [FeedProvider(http: nil, articlesPerSource: site.config.articlesPerSource, retry: .none)],
+            store: site.store, manifest: site.manifest, now: { Self.now }, logger: logger
+        )
+        let report = try await build.run()
+        let total = try TestSupport.fileBytes(below: site.output).count
+        let line = try #require(log.all.first { $0.contains("] validate ") })
+        let checked = try #require(line.split(separator: " ").dropFirst(2).first.flatMap { Int($0) })
+        #expect(checked < total, "\(line)")
+        #expect(checked == total - report.filesCarried - 1, "the new and changed files, not the marker")
+    }
+}
