@@ -11,10 +11,11 @@ let package = Package(
         .package(name: "newsgen", path: ".."),
     ],
     targets: [
+        .target(name: "CFuzzerDriver"),
         // One binary for every target; NEWSGEN_FUZZ_TARGET names the one to run (see FuzzTarget).
         .executableTarget(
             name: "newsgen-fuzz",
-            dependencies: [.product(name: "NewsgenFuzzing", package: "newsgen")]
+            dependencies: ["CFuzzerDriver", .product(name: "NewsgenFuzzing", package: "newsgen")]
         ),
     ]
 )
