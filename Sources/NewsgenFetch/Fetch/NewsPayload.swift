@@ -106,8 +106,10 @@ struct NewsPayload: Sendable, Decodable {
                 while !list.isAtEnd {
                     if let item = try? list.decode(Item.self) {
                         items.append(item)
-                    } else {
-                        _ = try? list.decode(LooseValue.self)
+                    } else if (try? list.decode(LooseValue.self)) == nil {
+                        // Nothing decodes this element, so the list cannot move past it: stop
+                        // here rather than loop for ever (found by the news-json fuzz target).
+                        break
                     }
                 }
                 self.items = items
