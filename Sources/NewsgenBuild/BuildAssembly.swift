@@ -16,14 +16,14 @@ extension Build {
         do {
             lock = try await BuildLock(path: config.cache.deletingLastPathComponent().appendingPathComponent("build.lock"), wait: waitForLock)
         } catch {
-            throw .locked(error)
+            throw BuildError(.locked(error))
         }
         defer { withExtendedLifetime(lock) {} }
         let store: SQLiteStore
         do {
             store = try SQLiteStore.open(at: config.cache, logger: logger)
         } catch {
-            throw .store(error)
+            throw BuildError(.store(error))
         }
         let http = options.offline ? nil : HTTPFetcher()
         // NewsAPI requests carry the key in a header, which must not follow a redirect.

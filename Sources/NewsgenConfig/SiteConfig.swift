@@ -25,14 +25,31 @@ public struct SiteConfig: Sendable {
     public var maxCacheAgeDays: Int
     public var keepDays: Int
     public var refreshMinutes: Int
+    /// The deadline of one request, from connect to last byte (a source's own `timeoutSeconds`
+    /// overrides it).
+    public var timeoutSeconds: Double = Self.defaultTimeoutSeconds
+    /// How long the whole fetch stage may take; sources still pending then are shown from the cache.
+    public var fetchBudgetSeconds: Double = Self.defaultFetchBudgetSeconds
     public var newsapi: NewsAPISettings
     public var sources: [SourceConfig]
 
     /// The keys site.json may hold.
     static let keys = [
         "title", "description", "baseURL", "language", "output", "templates", "cache", "saved",
-        "articlesPerSource", "maxCacheAgeDays", "keepDays", "refreshMinutes", "newsapi", "sources",
+        "articlesPerSource", "maxCacheAgeDays", "keepDays", "refreshMinutes", "timeoutSeconds", "fetchBudgetSeconds",
+        "newsapi", "sources",
     ]
+
+    public static let defaultTimeoutSeconds: Double = 30
+    public static let defaultFetchBudgetSeconds: Double = 120
+    /// The largest values accepted: an hour for one request, a day for the fetch stage.
+    static let timeoutRange: ClosedRange<Double> = 0...3600
+    static let fetchBudgetRange: ClosedRange<Double> = 0...86_400
+
+    /// The deadline of one request for `source`: its own `timeoutSeconds`, else the site's.
+    public func timeoutSeconds(for source: SourceConfig) -> Double {
+        source.timeoutSeconds ?? timeoutSeconds
+    }
 }
 
 /// The `newsapi` settings of site.json.
@@ -64,7 +81,7 @@ public struct NewsAPISettings: Sendable, Hashable {
 
 extension SourceConfig {
     /// The keys one entry of `sources` may hold.
-    static let keys = ["id", "name", "category", "feed", "newsapi", "json", "refreshMinutes"]
+    static let keys = ["id", "name", "category", "feed", "newsapi", "json", "refreshMinutes", "timeoutSeconds"]
     /// The keys of a `newsapi` query.
     static let newsAPIQueryKeys = ["country", "category", "q", "sources", "domains", "excludeDomains", "from", "to", "sortBy", "searchIn", "language"]
 }
@@ -159,6 +176,8 @@ extension SiteConfig {
             maxCacheAgeDays: try root.integer("maxCacheAgeDays", in: 1...3650) ?? 7,
             keepDays: try root.integer("keepDays", in: 1...3650) ?? 30,
             refreshMinutes: try root.integer("refreshMinutes", in: 0...10080) ?? 15,
+            timeoutSeconds: try root.seconds("timeoutSeconds", upTo: timeoutRange.upperBound, example: "30") ?? defaultTimeoutSeconds,
+            fetchBudgetSeconds: try root.seconds("fetchBudgetSeconds", upTo: fetchBudgetRange.upperBound, example: "120") ?? defaultFetchBudgetSeconds,
             newsapi: newsapi,
             sources: sources
         )
@@ -214,7 +233,8 @@ extension SiteConfig {
             name: try reader.nonEmptyString("name"),
             category: try reader.nonEmptyString("category"),
             kind: kind,
-            refreshMinutes: try reader.integer("refreshMinutes", in: 0...10080)
+            refreshMinutes: try reader.integer("refreshMinutes", in: 0...10080),
+            timeoutSeconds: try reader.seconds("timeoutSeconds", upTo: SiteConfig.timeoutRange.upperBound, example: "30")
         )
     }
 
@@ -266,5 +286,22 @@ extension SiteConfig {
         guard let url = URL(string: string), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else { return nil }
         return url
+    }
+}
+
+extension ConfigReader {
+    /// A positive number of seconds, at most `limit`; fractions allowed (`1.5`).
+    fileprivate func seconds(_ key: String, upTo limit: Double, example: String) throws(ConfigError) -> Double? {
+        guard let value = value(key) else { return nil }
+        guard case .number(let number) = value.value else {
+            throw error(key, "must be a positive number of seconds, such as \(example); found \(value.kindName)")
+        }
+        guard number > 0, number.isFinite else {
+            throw error(key, "must be a positive number of seconds, such as \(example); found \(value.numberText ?? String(number))")
+        }
+        guard number <= limit else {
+            throw error(key, "must be at most \(SourceError.seconds(limit)) seconds; found \(value.numberText ?? String(number))")
+        }
+        return number
     }
 }

@@ -18,8 +18,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case newsJSON = "news-json"
     /// The lenient feed date parser and the strict RFC 822 / RFC 3339 checks.
     case date
-    /// HTML found in feeds: HTML-to-text and the first image. The HTML sanitizer joins this
-    /// target when it lands (see `html(_:)`).
+    /// HTML found in feeds: HTML-to-text, the first image, and the sanitizer.
     case html
     /// site.json.
     case siteConfig = "site-config"
@@ -103,9 +102,13 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             return "HTMLText's text of \(html.debugDescription) is not collapsed: \(text.debugDescription)"
         }
         _ = HTMLText.firstImageSource(inHTML: html)
-        // SANITIZER SLOT: the HTML sanitizer (issue 12, part 1) joins here, with its own checks:
-        // no element or attribute outside its allow-list, no `javascript:` URL, output that
-        // parses as XML.
+        // The sanitizer, as article pages use it on full text: what it keeps never scripts.
+        if let clean = HTMLSanitizer.sanitize(html: html, base: "https://example.com/feed/") {
+            let lowered = clean.lowercased()
+            for banned in ["<script", "=\"javascript:", "='javascript:"] where lowered.contains(banned) {
+                return "the sanitizer kept \(banned) of \(html.debugDescription): \(clean.debugDescription)"
+            }
+        }
         return nil
     }
 

@@ -2,8 +2,8 @@ public import Foundation
 
 /// One news article, from any kind of source, as the rest of the pipeline sees it.
 ///
-/// Every text field is plain text (no markup) with the characters XML forbids removed;
-/// every URL is an absolute http(s) URL.
+/// Every text field is plain text (no markup) with the characters XML forbids removed, except
+/// `content`, which is sanitized HTML; every URL is an absolute http(s) URL.
 public struct Article: Sendable, Hashable, Codable {
     /// The storage key: the normalized URL, or `source:guid` when the article has no URL.
     public var id: String
@@ -18,11 +18,15 @@ public struct Article: Sendable, Hashable, Codable {
     public var categories: [String]
     /// The identifier the source gave the article (RSS guid, Atom id, JSON Feed id).
     public var guid: String?
+    /// The full story as the feed carries it, already sanitized: an XHTML-compatible fragment
+    /// of allowed elements and absolute http(s) URLs that a page may include as it is.
+    /// `nil` when the feed gives only a summary.
+    public var content: String?
 
     public init(
         id: String, sourceID: String, title: String, summary: String = "", author: String? = nil,
         url: String? = nil, imageURL: String? = nil, published: Date? = nil,
-        categories: [String] = [], guid: String? = nil
+        categories: [String] = [], guid: String? = nil, content: String? = nil
     ) {
         self.id = id
         self.sourceID = sourceID
@@ -34,6 +38,7 @@ public struct Article: Sendable, Hashable, Codable {
         self.published = published
         self.categories = categories
         self.guid = guid
+        self.content = content
     }
 
     /// The key an article is stored and de-duplicated under.

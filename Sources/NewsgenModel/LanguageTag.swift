@@ -24,6 +24,13 @@ public enum LanguageTag {
         return true
     }
 
+    /// The primary language subtag of a well-formed tag, lowercased (`pt-BR` → `pt`, `EN` → `en`);
+    /// `nil` for anything `isWellFormed` rejects.
+    public static func primaryLanguage(of text: String) -> String? {
+        guard isWellFormed(text) else { return nil }
+        return String(text.prefix { $0 != "-" }).lowercased()
+    }
+
     private static func isLetter(_ byte: UInt8) -> Bool {
         (byte | 0x20) &- UInt8(ascii: "a") < 26
     }

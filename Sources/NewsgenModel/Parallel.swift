@@ -31,6 +31,50 @@ package enum Parallel {
         }
         return parts.sorted { $0.0 < $1.0 }.map(\.1)
     }
+
+    /// `transform` applied to every item, at most `maxConcurrent` at a time and at most
+    /// `maxPerKey` at a time of the items that share a key (items with a `nil` key have no such
+    /// limit); results in the items' order.
+    ///
+    /// Items start in order, except that one whose key is at its limit is passed over for the
+    /// next one that may start: the fetch stage keys sources by host, so a slow host holds
+    /// `maxPerKey` slots and the others go on around it.
+    package static func map<T: Sendable, R: Sendable>(
+        _ items: [T], maxConcurrent: Int, maxPerKey: Int, key: (T) -> String?,
+        _ transform: @escaping @Sendable (T) async -> R
+    ) async -> [R] {
+        let keys = items.map(key)
+        let limit = max(1, maxConcurrent)
+        let perKey = max(1, maxPerKey)
+        var waiting = Array(items.indices)
+        var running: [String: Int] = [:]
+        var results: [R?] = Array(repeating: nil, count: items.count)
+        await withTaskGroup(of: (Int, R).self) { group in
+            var active = 0
+            while true {
+                var position = 0
+                while active < limit, position < waiting.count {
+                    let index = waiting[position]
+                    if let key = keys[index] {
+                        guard running[key, default: 0] < perKey else {
+                            position += 1
+                            continue
+                        }
+                        running[key, default: 0] += 1
+                    }
+                    waiting.remove(at: position)
+                    active += 1
+                    let item = items[index]
+                    group.addTask { (index, await transform(item)) }
+                }
+                guard let (index, result) = await group.next() else { break }
+                active -= 1
+                if let key = keys[index] { running[key, default: 1] -= 1 }
+                results[index] = result
+            }
+        }
+        return results.compactMap { $0 }
+    }
 }
 
 /// Hands out the indices 0..<count, each once, to whichever worker asks next.

@@ -39,13 +39,17 @@ public struct SourceConfig: Sendable, Hashable {
     public var kind: Kind
     /// Overrides the site's (or NewsAPI's) refresh interval for this source.
     public var refreshMinutes: Int?
+    /// Overrides the site's `timeoutSeconds` for this source: the deadline of one request,
+    /// from connect to last byte.
+    public var timeoutSeconds: Double?
 
-    public init(id: String, name: String? = nil, category: String? = nil, kind: Kind, refreshMinutes: Int? = nil) {
+    public init(id: String, name: String? = nil, category: String? = nil, kind: Kind, refreshMinutes: Int? = nil, timeoutSeconds: Double? = nil) {
         self.id = id
         self.name = name
         self.category = category
         self.kind = kind
         self.refreshMinutes = refreshMinutes
+        self.timeoutSeconds = timeoutSeconds
     }
 }
 
@@ -80,25 +84,3 @@ public struct SourceContent: Sendable {
     }
 }
 
-/// Why one source could not be fetched; it reads as the end of "source X: …".
-///
-/// `message` is what the public pages show (and what the cache keeps): it names what happened
-/// but never a path on the server. `description` is the log line's form, with the details only
-/// the site's owner should see, such as the full path of a local feed file.
-public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// For the pages: no server paths.
-    public var message: String
-    /// HTTP status, when the server answered.
-    public var status: Int?
-    /// For the build's log, when it says more than `message`.
-    public var detail: String?
-
-    public init(_ message: String, status: Int? = nil, detail: String? = nil) {
-        self.message = message
-        self.status = status
-        self.detail = detail
-    }
-
-    /// The log line's form: the detail when there is one, else the message.
-    public var description: String { detail ?? message }
-}

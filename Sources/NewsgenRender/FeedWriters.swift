@@ -18,6 +18,9 @@ struct FeedList: Sendable {
     /// The feed's path without extension, relative to the site root.
     var feedPath: String
     var entries: [Entry]
+    /// The newest time the feed shows (its entries' dates, and when saved entries were saved);
+    /// `nil` when it shows none. Feeds carry no build time, so an unchanged feed keeps its bytes.
+    var updated: Date?
 }
 
 /// What every feed writer needs to know about the site.
@@ -25,7 +28,6 @@ struct FeedContext: Sendable {
     var baseURL: URL
     var language: String
     var siteTitle: String
-    var generated: Date
 
     func absolute(_ path: String) -> String {
         baseURL.absoluteString + path
@@ -47,6 +49,7 @@ enum RSSWriter {
             "xmlns:atom": Namespace.atom,
             "xmlns:dc": Namespace.dublinCore,
             "xmlns:media": Namespace.media,
+            "xmlns:content": Namespace.content,
         ])
         xml.open("channel")
         xml.element("title", list.title)
@@ -54,8 +57,9 @@ enum RSSWriter {
         xml.element("description", list.description.isEmpty ? list.title : list.description)
         xml.element("language", context.language)
         // The newest article's date, not the build's, so that a feed whose articles did not
-        // change is byte for byte the same and keeps its modification time.
-        xml.element("lastBuildDate", Dates.rfc822(list.entries.compactMap(\.article.published).max() ?? context.generated))
+        // change is byte for byte the same and keeps its modification time. lastBuildDate is
+        // optional: a feed with no date at all has none.
+        xml.element("lastBuildDate", list.updated.map(Dates.rfc822))
         xml.element("generator", "newsgen \(NewsgenVersion.string)")
         xml.empty("atom:link", [
             "href": context.absolute(list.feedPath + ".rss"), "rel": "self", "type": FeedKind.rss.mediaType,
@@ -68,6 +72,8 @@ enum RSSWriter {
             let id = context.entryID(article)
             xml.element("guid", id, ["isPermaLink": article.url == id ? "true" : "false"])
             if !article.summary.isEmpty { xml.element("description", article.summary) }
+            // The full text, as sanitized HTML; the writer escapes it, as RSS expects.
+            xml.element("content:encoded", article.content)
             xml.element("pubDate", article.published.map(Dates.rfc822))
             xml.element("dc:creator", article.author)
             for category in article.categories { xml.element("category", category) }
@@ -87,7 +93,9 @@ enum AtomWriter {
         if !list.description.isEmpty { xml.element("subtitle", list.description) }
         let selfURL = context.absolute(list.feedPath + ".atom")
         xml.element("id", selfURL)
-        let newest = list.entries.compactMap(\.article.published).max() ?? context.generated
+        // Atom requires a time; a feed that shows none has never changed, so it gets the epoch
+        // rather than the clock, which would give it new bytes on every build.
+        let newest = list.updated ?? Date(timeIntervalSince1970: 0)
         xml.element("updated", Dates.rfc3339(newest))
         xml.empty("link", ["rel": "self", "type": FeedKind.atom.mediaType, "href": selfURL])
         xml.empty("link", ["rel": "alternate", "type": "text/html", "href": context.absolute(list.pagePath)])
@@ -110,6 +118,7 @@ enum AtomWriter {
                 xml.close()
             }
             if !article.summary.isEmpty { xml.element("summary", article.summary, ["type": "text"]) }
+            xml.element("content", article.content, ["type": "html"])
             for category in article.categories { xml.empty("category", ["term": category]) }
             if let image = article.imageURL {
                 xml.empty("link", ["rel": "enclosure", "type": imageType(image), "href": image])
@@ -147,6 +156,8 @@ enum JSONFeedWriter {
         var url: String
         var title: String
         var content_text: String
+        /// The sanitized full text, when the source carried one.
+        var content_html: String?
         var summary: String?
         var image: String?
         var date_published: String?
@@ -172,6 +183,7 @@ enum JSONFeedWriter {
                     url: article.url ?? entry.fallbackLink,
                     title: article.title,
                     content_text: article.summary.isEmpty ? article.title : article.summary,
+                    content_html: article.content,
                     summary: article.summary.isEmpty ? nil : article.summary,
                     image: article.imageURL,
                     date_published: article.published.map(Dates.rfc3339),
@@ -221,15 +233,50 @@ enum OPMLWriter {
     }
 }
 
-/// sitemap.xml (sitemaps.org 0.9) listing every page.
-enum SitemapWriter {
-    static func write(pages: [String], context: FeedContext) -> String {
+/// sitemap.xml (sitemaps.org 0.9) listing every page; past `urlLimit` pages, a sitemap index
+/// in sitemap.xml and the pages in sitemaps/<n>.xml, as the protocol requires.
+package enum SitemapWriter {
+    /// The most URLs one sitemap may list (sitemaps.org). At about 150 bytes a URL, 50,000
+    /// stay far below the protocol's other limit of 50 MB a file.
+    package static let urlLimit = 50_000
+    static let namespace = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+    /// One file to write: a list of pages, or the index of the numbered parts.
+    struct File: Sendable {
+        enum Body: Sendable {
+            case urls([String])
+            case index(parts: Int)
+        }
+
+        var path: String
+        var body: Body
+    }
+
+    /// The files for `pages` (paths relative to the site root), at most `limit` URLs each.
+    static func files(pages: [String], limit: Int) -> [File] {
+        guard pages.count > limit else { return [File(path: SitePaths.sitemap, body: .urls(pages))] }
+        let parts = stride(from: 0, to: pages.count, by: limit).map { Array(pages[$0..<min($0 + limit, pages.count)]) }
+        return parts.enumerated().map { File(path: SitePaths.sitemapPart($0 + 1), body: .urls($1)) }
+            + [File(path: SitePaths.sitemap, body: .index(parts: parts.count))]
+    }
+
+    static func write(_ file: File, context: FeedContext) -> String {
         var xml = XMLWriter()
-        xml.open("urlset", ["xmlns": "http://www.sitemaps.org/schemas/sitemap/0.9"])
-        for page in pages {
-            xml.open("url")
-            xml.element("loc", context.absolute(page))
-            xml.close()
+        switch file.body {
+        case .urls(let pages):
+            xml.open("urlset", ["xmlns": namespace])
+            for page in pages {
+                xml.open("url")
+                xml.element("loc", context.absolute(page))
+                xml.close()
+            }
+        case .index(let parts):
+            xml.open("sitemapindex", ["xmlns": namespace])
+            for number in 1...max(1, parts) {
+                xml.open("sitemap")
+                xml.element("loc", context.absolute(SitePaths.sitemapPart(number)))
+                xml.close()
+            }
         }
         return xml.finish()
     }

@@ -15,7 +15,10 @@ struct Page<Content: Sendable>: Sendable {
     var canonical: String
     var nav: [NavItem]
     var feeds: [FeedLinkModel]
-    var generated: TimeModel
+    /// The newest time the page shows (its newest story, the last fetch it reports), for the
+    /// footer; `nil` when it shows none. Never the build's time: a page's bytes change only
+    /// with what it shows, so an unchanged page keeps its bytes and mtime across builds.
+    var updated: TimeModel?
     var content: Content
 }
 
@@ -172,21 +175,42 @@ struct ArticleListContent: Sendable {
     }
 }
 
-/// One article's page: image, title, summary, source, author, time, link to the original.
+/// One article's page: image, title, summary, source, author, time, the full text when the
+/// feed carries it, and the link to the original.
 struct ArticleContent: Sendable {
     var article: ArticleRow
     var categories: [String]
     var url: String?
     var domain: String?
+    /// The story's full text: HTML that `HTMLSanitizer` already made safe and well-formed, so
+    /// the template includes it unescaped (`{{{body}}}`). Nothing else may be.
+    var body: String?
 }
 
-/// One page of the archive, with links to its neighbours.
-struct ArchiveContent: Sendable {
-    var articles: [ArticleRow]
-    var hasArticles: Bool
-    var number: Int
-    var pageCount: Int
-    var newer: String?
-    var older: String?
+/// The archive's index: every day that has stories, newest first, with counts.
+struct ArchiveIndexContent: Sendable {
+    var days: [ArchiveDayLink]
+    var hasDays: Bool
+    /// The page of the stories that carry no date, when there are any.
+    var undated: ArchiveDayLink?
     var empty: EmptyState?
+}
+
+/// A day (or the undated stories) in the archive's index.
+struct ArchiveDayLink: Sendable {
+    /// "21 Nov 2026"
+    var title: String
+    /// "2026-11-21", for `<time datetime>`; `nil` for the undated stories.
+    var datetime: String?
+    var href: String
+    var count: Int
+    /// "1 story", "12 stories"
+    var countText: String
+}
+
+/// One UTC day of the archive, newest first. It links to the archive's index and not to the
+/// neighbouring days, so a story arriving on a new day changes no other day's page.
+struct ArchiveDayContent: Sendable {
+    var articles: [ArticleRow]
+    var archive: String
 }

@@ -17,6 +17,10 @@ struct SiteModelBuilder {
     let categories: [Category]
     /// Everything cached for the configured sources and everything shown now, newest first.
     let archive: [Article]
+    /// The archive's dated stories by UTC day, newest day first.
+    let archiveDays: [ArchiveDay]
+    /// The archive's stories without a date, in the archive's order.
+    let undatedArchive: [Article]
     /// The articles that get a page of their own: the archive and the saved articles sources listed.
     let articlesWithPages: [Article]
     private let articleSlugs: [String: String]
@@ -45,6 +49,7 @@ struct SiteModelBuilder {
             grouped[categoryOfSource[article.sourceID] ?? Self.categoryName(nil), default: []].append(article)
         }
         archive = (headlines + content.archive).sortedNewestFirst().deduplicated()
+        (archiveDays, undatedArchive) = ArchiveDay.group(archive)
         let savedWithSources = (content.favorites + content.readLater).filter { $0.matched && !$0.article.sourceID.isEmpty }.map(\.article)
         var seenIDs = Set<String>()
         articlesWithPages = (archive + savedWithSources).filter { seenIDs.insert($0.id).inserted }
@@ -90,10 +95,11 @@ struct SiteModelBuilder {
         } else if headlines.isEmpty {
             empty = EmptyState(title: "Nothing fetched", message: "The sources were read, but they list no articles right now.")
         }
+        let noticed = content.sources.filter { Self.stateText($0).0 != "ok" }.map(Self.statusDate)
         return page(
             root: root, path: SitePaths.headlinesPage, title: content.config.title, heading: "Headlines",
             intro: content.config.description.isEmpty ? nil : content.config.description,
-            tab: "Headlines",
+            tab: "Headlines", updated: Self.newest(headlines.map(\.published) + noticed),
             feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
             content: HeadlinesContent(sections: sections, notices: notices(root: root), empty: empty)
         )
@@ -108,7 +114,8 @@ struct SiteModelBuilder {
         return page(
             root: root, path: SitePaths.sourcesPage, title: "Sources — \(content.config.title)", heading: "Sources",
             intro: "Every source this site follows, how its last fetch went, and its feeds.",
-            tab: "Sources", feeds: feeds,
+            tab: "Sources", updated: Self.newest(content.sources.map(Self.statusDate) + [content.newsapiSources?.fetchedAt]),
+            feeds: feeds,
             content: SourcesContent(
                 sources: content.sources.map { sourceRow($0, root: root) }, empty: empty,
                 available: availableRows(root: root), availableNote: availableNote()
@@ -171,7 +178,7 @@ struct SiteModelBuilder {
         }
         return page(
             root: root, path: SitePaths.sourcePage(source.id), title: "\(source.name) — \(content.config.title)", heading: source.name,
-            intro: nil, tab: "Sources",
+            intro: nil, tab: "Sources", updated: Self.newest(source.articles.map(\.published) + [Self.statusDate(source)]),
             feeds: feedLinks(SitePaths.sourceFeed(source.id), title: source.name, root: root),
             content: ArticleListContent(
                 articles: rows(source.articles, root: root), notice: notice(for: source, root: root),
@@ -181,11 +188,12 @@ struct SiteModelBuilder {
     }
 
     func categoryPage(_ category: Category, root: String) -> Page<ArticleListContent> {
-        page(
+        let shown = category.articles.prefix(SiteRenderer.categoryLimit)
+        return page(
             root: root, path: SitePaths.categoryPage(category.slug), title: "\(category.name) — \(content.config.title)", heading: category.name,
-            intro: nil, tab: "Headlines",
+            intro: nil, tab: "Headlines", updated: Self.newest(shown.map(\.published)),
             feeds: feedLinks(SitePaths.categoryFeed(category.slug), title: "\(content.config.title) — \(category.name)", root: root),
-            content: ArticleListContent(articles: rows(Array(category.articles.prefix(SiteRenderer.categoryLimit)), root: root),
+            content: ArticleListContent(articles: rows(Array(shown), root: root),
                                         notice: nil, source: nil, empty: nil)
         )
     }
@@ -205,7 +213,7 @@ struct SiteModelBuilder {
             : nil
         return page(
             root: root, path: SitePaths.savedPage(kind), title: "\(kind.title) — \(content.config.title)", heading: kind.title,
-            intro: nil, tab: kind.title,
+            intro: nil, tab: kind.title, updated: savedUpdated(kind),
             feeds: feedLinks(SitePaths.savedFeed(kind), title: "\(content.config.title) — \(kind.title)", root: root),
             content: ArticleListContent(articles: rows, notice: nil, source: nil, empty: empty)
         )
@@ -221,37 +229,58 @@ struct SiteModelBuilder {
             ?? feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root)
         return page(
             root: root, path: articlePath(article) ?? "", title: "\(article.title) — \(content.config.title)", heading: article.title,
-            intro: nil, tab: nil, feeds: feeds,
+            intro: nil, tab: nil, updated: article.published, feeds: feeds,
             content: ArticleContent(
                 article: row(article, root: root), categories: article.categories, url: article.url,
-                domain: article.url.flatMap(URL.init(string:))?.host
+                domain: article.url.flatMap(URL.init(string:))?.host,
+                body: article.content
             )
         )
     }
 
-    var archivePageCount: Int {
-        max(1, (archive.count + SiteRenderer.archivePageSize - 1) / SiteRenderer.archivePageSize)
-    }
-
-    func archivePage(_ number: Int, root: String) -> Page<ArchiveContent> {
-        let size = SiteRenderer.archivePageSize
-        let slice = Array(archive.dropFirst((number - 1) * size).prefix(size))
-        let count = archivePageCount
+    func archiveIndexPage(root: String) -> Page<ArchiveIndexContent> {
+        let days = archiveDays.map { day in
+            ArchiveDayLink(title: day.title, datetime: day.key, href: root + SitePaths.archiveDay(day.key),
+                           count: day.articles.count, countText: Self.storyCount(day.articles.count))
+        }
+        let undated = undatedArchive.isEmpty ? nil : ArchiveDayLink(
+            title: "Undated stories", datetime: nil, href: root + SitePaths.archiveUndated,
+            count: undatedArchive.count, countText: Self.storyCount(undatedArchive.count)
+        )
         let empty = archive.isEmpty
             ? EmptyState(title: "Nothing archived yet", message: "The archive holds every article the cache keeps; nothing has been fetched yet.")
             : nil
         return page(
-            root: root, path: SitePaths.archivePage(number),
-            title: "Archive, page \(number) of \(count) — \(content.config.title)", heading: "Archive",
-            intro: "Every article in the cache, newest first: page \(number) of \(count).",
-            tab: nil, feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
-            content: ArchiveContent(
-                articles: rows(slice, root: root), hasArticles: !slice.isEmpty, number: number, pageCount: count,
-                newer: number > 1 ? root + SitePaths.archivePage(number - 1) : nil,
-                older: number < count ? root + SitePaths.archivePage(number + 1) : nil,
-                empty: empty
-            )
+            root: root, path: SitePaths.archiveIndex, title: "Archive — \(content.config.title)", heading: "Archive",
+            intro: "Every day that has stories in the cache, newest first.",
+            tab: nil, updated: Self.newest(archive.map(\.published)),
+            feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
+            content: ArchiveIndexContent(days: days, hasDays: !days.isEmpty, undated: undated, empty: empty)
         )
+    }
+
+    func archiveDayPage(_ day: ArchiveDay, root: String) -> Page<ArchiveDayContent> {
+        page(
+            root: root, path: SitePaths.archiveDay(day.key), title: "\(day.title) — Archive — \(content.config.title)", heading: day.title,
+            intro: "\(Self.storyCount(day.articles.count)) published this day (UTC), newest first.",
+            tab: nil, updated: Self.newest(day.articles.map(\.published)),
+            feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
+            content: ArchiveDayContent(articles: rows(day.articles, root: root), archive: root + SitePaths.archiveIndex)
+        )
+    }
+
+    func archiveUndatedPage(root: String) -> Page<ArchiveDayContent> {
+        page(
+            root: root, path: SitePaths.archiveUndated, title: "Undated stories — Archive — \(content.config.title)", heading: "Undated stories",
+            intro: "\(Self.storyCount(undatedArchive.count)) whose source gave no date.",
+            tab: nil, updated: nil,
+            feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
+            content: ArchiveDayContent(articles: rows(undatedArchive, root: root), archive: root + SitePaths.archiveIndex)
+        )
+    }
+
+    static func storyCount(_ count: Int) -> String {
+        count == 1 ? "1 story" : "\(count) stories"
     }
 
     /// search.json: every archived article with its page, for a client-side search.
@@ -266,10 +295,11 @@ struct SiteModelBuilder {
         }
         struct Index: Encodable {
             var version = 1
-            var generated: String
+            /// The newest story's date, not the build's: the index changes only with its stories.
+            var updated: String?
             var articles: [Entry]
         }
-        let index = Index(generated: Dates.rfc3339(content.generated), articles: archive.map { article in
+        let index = Index(updated: Self.newest(archive.map(\.published)).map(Dates.rfc3339), articles: archive.map { article in
             Entry(title: article.title, summary: article.summary, url: article.url, page: articlePath(article),
                   source: sourcesByID[article.sourceID]?.name, published: article.published.map(Dates.rfc3339))
         })
@@ -292,7 +322,7 @@ struct SiteModelBuilder {
             lists.append(FeedList(
                 title: "\(title) — \(kind.title)", description: "Articles saved to \(kind.title)",
                 pagePath: SitePaths.savedPage(kind), feedPath: SitePaths.savedFeed(kind),
-                entries: entries(content.saved(kind).map(\.article))
+                entries: entries(content.saved(kind).map(\.article)), updated: savedUpdated(kind)
             ))
         }
         for source in content.sources {
@@ -309,7 +339,12 @@ struct SiteModelBuilder {
                 entries: entries(Array(category.articles.prefix(SiteRenderer.feedLimit)))
             ))
         }
-        return lists
+        // A feed's time is the newest its entries show, never the build's.
+        return lists.map { list in
+            var list = list
+            list.updated = Self.newest([list.updated] + list.entries.map(\.article.published))
+            return list
+        }
     }
 
     func opmlOutlines() -> [(group: String, items: [OPMLWriter.Outline])] {
@@ -337,7 +372,7 @@ struct SiteModelBuilder {
     /// marked `aria-current="page"` only when it links to this very page.
     private func page<C>(
         root: String, path: String, title: String, heading: String, intro: String?, tab: String?,
-        feeds: [FeedLinkModel], content pageContent: C
+        updated: Date?, feeds: [FeedLinkModel], content pageContent: C
     ) -> Page<C> {
         let tabs: [(String, String)] = [
             ("Headlines", SitePaths.headlinesPage), ("Sources", SitePaths.sourcesPage),
@@ -351,7 +386,7 @@ struct SiteModelBuilder {
                 let current = title == tab && tabPath == path
                 return NavItem(title: title, href: link(root: root, to: tabPath), current: current, section: title == tab && !current)
             },
-            feeds: feeds, generated: time(content.generated), content: pageContent
+            feeds: feeds, updated: updated.map(time), content: pageContent
         )
     }
 
@@ -368,6 +403,26 @@ struct SiteModelBuilder {
 
     private func time(_ date: Date) -> TimeModel {
         TimeModel(datetime: Dates.rfc3339(date), text: Dates.readable(date))
+    }
+
+    /// The latest of the times a page or feed shows.
+    static func newest(_ dates: some Sequence<Date?>) -> Date? {
+        dates.compactMap { $0 }.max()
+    }
+
+    /// The time a source's state line shows ("Updated 21 Nov 2026, 08:00 UTC"), if any.
+    static func statusDate(_ source: SourceReport) -> Date? {
+        switch source.status {
+        case .fetched, .notModified: nil
+        case .recent(let date), .offline(let date), .stale(let date, _): date
+        case .unavailable(let since, _): since
+        }
+    }
+
+    /// A saved list shows its articles' dates and when each was saved.
+    private func savedUpdated(_ kind: SavedListKind) -> Date? {
+        let saved = content.saved(kind)
+        return Self.newest(saved.map(\.article.published) + saved.map(\.entry.savedAt))
     }
 
     /// Rows of a front-page section (`inSection`) have `<h3>` headlines below the section's

@@ -9,7 +9,12 @@ enum SitePaths {
     static func categoryPage(_ slug: String) -> String { "categories/\(slug)/" }
     static func savedPage(_ kind: SavedListKind) -> String { "\(kind.slug)/" }
     static func articlePage(_ slug: String) -> String { "articles/\(slug)/" }
-    static func archivePage(_ number: Int) -> String { "archive/page/\(number)/" }
+    static let archiveIndex = "archive/"
+    /// One UTC day of the archive; `day` is "yyyy-mm-dd" (`ArchiveDay.key`).
+    static func archiveDay(_ day: String) -> String { "archive/\(day.replacingOccurrences(of: "-", with: "/"))/" }
+    /// The stories that carry no date: they belong to no day, so they get a page of their own
+    /// rather than a day guessed from the build's clock.
+    static let archiveUndated = "archive/undated/"
     static let searchIndex = "search.json"
 
     static let headlinesFeed = "feeds/headlines"
@@ -18,6 +23,8 @@ enum SitePaths {
     static func savedFeed(_ kind: SavedListKind) -> String { "feeds/\(kind.slug)" }
     static let opml = "feeds/sources.opml"
     static let sitemap = "sitemap.xml"
+    /// A part of a sitemap too large for one file (sitemaps.org: 50,000 URLs each), numbered from 1.
+    static func sitemapPart(_ number: Int) -> String { "sitemaps/\(number).xml" }
     static let stylesheet = "assets/style.css"
 
     /// The file a page path is written to.

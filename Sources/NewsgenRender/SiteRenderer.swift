@@ -26,6 +26,8 @@ package struct SiteContent: Sendable {
     public var readLater: [SavedArticle]
     /// Everything in the cache for the configured sources, newest first.
     public var archive: [Article]
+    /// When the build ran. No file shows it: a page's bytes depend only on what it shows
+    /// (DESIGN.md, "Output folder"), so every time written is a time of the content.
     public var generated: Date
     /// NewsAPI's list of sources to choose from, for the Sources tab; `nil` without NewsAPI.
     public var newsapiSources: NewsAPISourceList?
@@ -52,8 +54,6 @@ package struct SiteRenderer {
     static let feedLimit = 100
     /// Articles on a category's page (the archive has the rest).
     static let categoryLimit = 100
-    /// Articles per archive page.
-    static let archivePageSize = 50
 
     /// The value each page template renders with, so that loading a theme can check every name
     /// its templates use against the models (`TemplateNames`). `render()` asserts it keeps up.
@@ -65,22 +65,26 @@ package struct SiteRenderer {
             "category": Page<ArticleListContent>.self,
             SavedListKind.favorites.slug: Page<ArticleListContent>.self,
             SavedListKind.readLater.slug: Page<ArticleListContent>.self,
-            "archive": Page<ArchiveContent>.self,
+            "archive": Page<ArchiveIndexContent>.self,
+            "archive-day": Page<ArchiveDayContent>.self,
             "article": Page<ArticleContent>.self,
         ]
     }
 
     let templates: TemplateSet
     let content: SiteContent
+    /// URLs per sitemap file; past it, sitemap.xml becomes an index of sitemaps/<n>.xml.
+    let sitemapLimit: Int
 
-    package init(templates: TemplateSet, content: SiteContent) {
+    package init(templates: TemplateSet, content: SiteContent, sitemapLimit: Int = SitemapWriter.urlLimit) {
         self.templates = templates
         self.content = content
+        self.sitemapLimit = max(1, sitemapLimit)
     }
 
     private var config: SiteConfig { content.config }
     private var feedContext: FeedContext {
-        FeedContext(baseURL: config.baseURL, language: config.language, siteTitle: config.title, generated: content.generated)
+        FeedContext(baseURL: config.baseURL, language: config.language, siteTitle: config.title)
     }
 
     /// One file to produce; jobs run in parallel across the machine's cores.
@@ -114,8 +118,12 @@ package struct SiteRenderer {
         for kind in SavedListKind.allCases {
             page(SitePaths.savedPage(kind), template: kind.slug) { model.savedPage(kind, root: $0) }
         }
-        for number in 1...model.archivePageCount {
-            page(SitePaths.archivePage(number), template: "archive") { model.archivePage(number, root: $0) }
+        page(SitePaths.archiveIndex, template: "archive") { model.archiveIndexPage(root: $0) }
+        for day in model.archiveDays {
+            page(SitePaths.archiveDay(day.key), template: "archive-day") { model.archiveDayPage(day, root: $0) }
+        }
+        if !model.undatedArchive.isEmpty {
+            page(SitePaths.archiveUndated, template: "archive-day") { model.archiveUndatedPage(root: $0) }
         }
         for article in model.articlesWithPages {
             guard let path = model.articlePath(article) else { continue }
@@ -129,7 +137,9 @@ package struct SiteRenderer {
             jobs.append(Job(path: list.feedPath + ".json") { JSONFeedWriter.write(list, context: context) })
         }
         jobs.append(Job(path: SitePaths.opml) { OPMLWriter.write(model.opmlOutlines(), context: context) })
-        jobs.append(Job(path: SitePaths.sitemap) { [pages] in SitemapWriter.write(pages: pages, context: context) })
+        for file in SitemapWriter.files(pages: pages, limit: sitemapLimit) {
+            jobs.append(Job(path: file.path) { SitemapWriter.write(file, context: context) })
+        }
         jobs.append(Job(path: SitePaths.searchIndex) { model.searchIndex() })
 
         return try await Self.run(jobs) + templates.assets

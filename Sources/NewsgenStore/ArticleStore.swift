@@ -49,11 +49,45 @@ public struct SourceState: Sendable, Hashable, Codable {
     }
 }
 
-/// Why the store could not do its work.
-public struct StoreError: Error, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+/// Why the store could not do its work: what it was doing, the file or folder involved, and
+/// the underlying cause (a GRDB `DatabaseError`, or a Foundation file-system error).
+/// `description` is the one line the user reads.
+public enum StoreError: Error, CustomStringConvertible {
+    /// What a failed transaction was doing.
+    public enum Operation: String, Sendable {
+        case read, write
+    }
+
+    /// The folder the cache goes in does not exist and cannot be created.
+    case cannotCreateFolder(folder: URL, cause: any Error)
+    /// The cache file cannot be opened (or, when there is none, created).
+    case cannotOpen(file: URL, cause: any Error)
+    /// An unusable cache was moved aside, and a new one cannot be created in its place.
+    case cannotCreate(file: URL, cause: any Error)
+    /// An unusable cache file (or its `-wal` or `-shm` file) cannot be moved aside.
+    case cannotMoveAside(file: URL, cause: any Error)
+    /// A read or write of the open cache failed.
+    case failed(Operation, file: URL, cause: any Error)
+    /// A row of the cache holds what newsgen never writes there: `column` (the categories, a
+    /// JSON array of strings, is the one column checked this way) of the article `articleKey`.
+    case corruptRow(file: URL, articleKey: String, column: String)
+
+    public var description: String {
+        switch self {
+        case .cannotCreateFolder(let folder, let cause):
+            "\(folder.path): cannot create the cache folder (\(FileProblem.describe(cause)))"
+        case .cannotOpen(let file, let cause):
+            "cache: \(file.path): cannot be opened (\(cause))"
+        case .cannotCreate(let file, let cause):
+            "cache: \(file.path): cannot be created (\(cause))"
+        case .cannotMoveAside(let file, let cause):
+            "cache: cannot move \(file.path) aside (\(FileProblem.describe(cause)))"
+        case .failed(let operation, let file, let cause):
+            "cannot \(operation.rawValue) \(file.lastPathComponent) (\(cause))"
+        case .corruptRow(let file, let articleKey, let column):
+            "cannot read \(file.lastPathComponent) (article \(articleKey): its \(column) in the cache are not a JSON array of strings)"
+        }
+    }
 }
 
 /// Keeps articles and fetch state between builds, so that a failed fetch falls back to

@@ -19,7 +19,7 @@ package final class SQLiteStore: ArticleStore {
         do {
             try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
-            throw StoreError("\(path.deletingLastPathComponent().path): cannot create the cache folder (\(FileProblem.describe(error)))")
+            throw .cannotCreateFolder(folder: path.deletingLastPathComponent(), cause: error)
         }
         do {
             return try SQLiteStore(path: path)
@@ -31,15 +31,16 @@ package final class SQLiteStore: ArticleStore {
             do {
                 return try SQLiteStore(path: path)
             } catch {
-                throw StoreError("cache: \(path.path): cannot be created (\(error))")
+                throw .cannotCreate(file: path, cause: error)
             }
         } catch {
-            throw StoreError("cache: \(path.path): cannot be opened (\(error))")
+            throw .cannotOpen(file: path, cause: error)
         }
     }
 
-    private struct UnusableCache: Error {
+    private struct UnusableCache: Error, CustomStringConvertible {
         var reason: String
+        var description: String { reason }
     }
 
     private init(path: URL) throws {
@@ -68,7 +69,7 @@ package final class SQLiteStore: ArticleStore {
             do {
                 try FileManager.default.moveItem(at: file, to: URL(fileURLWithPath: aside.path + suffix))
             } catch {
-                throw StoreError("cache: cannot move \(file.path) aside (\(FileProblem.describe(error)))")
+                throw .cannotMoveAside(file: file, cause: error)
             }
         }
     }
@@ -117,6 +118,9 @@ package final class SQLiteStore: ArticleStore {
                     articleKey TEXT NOT NULL REFERENCES article(key) ON DELETE CASCADE
                 );
                 """)
+        }
+        migrator.registerMigration("v2-content") { db in
+            try db.execute(sql: "ALTER TABLE article ADD COLUMN content TEXT")
         }
         return migrator
     }
@@ -223,25 +227,37 @@ package final class SQLiteStore: ArticleStore {
         let counts = try await read { db in
             (try ArticleRecord.fetchCount(db), try SourceStateRecord.fetchCount(db), try SavedRecord.fetchCount(db))
         }
-        let bytes = ["", "-wal"].reduce(0) { total, suffix in
-            total + ((try? FileManager.default.attributesOfItem(atPath: path.path + suffix)[.size] as? Int) ?? 0)
-        }
+        let bytes = try size(of: path) + size(of: URL(fileURLWithPath: path.path + "-wal"), mayBeMissing: true)
         return StoreStatistics(articles: counts.0, sources: counts.1, saved: counts.2, bytes: bytes)
+    }
+
+    /// The size of one of the cache's files; a write-ahead log that is not there (yet) is empty.
+    private func size(of file: URL, mayBeMissing: Bool = false) throws(StoreError) -> Int {
+        if mayBeMissing, !FileManager.default.fileExists(atPath: file.path) { return 0 }
+        do {
+            return (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
+        } catch {
+            throw .failed(.read, file: file, cause: error)
+        }
     }
 
     private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         do {
             return try await database.read(body)
+        } catch let corrupt as CorruptColumn {
+            throw .corruptRow(file: path, articleKey: corrupt.articleKey, column: corrupt.column)
         } catch {
-            throw StoreError("cannot read \(path.lastPathComponent) (\(error))")
+            throw .failed(.read, file: path, cause: error)
         }
     }
 
     private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {
         do {
             return try await database.write(body)
+        } catch let corrupt as CorruptColumn {
+            throw .corruptRow(file: path, articleKey: corrupt.articleKey, column: corrupt.column)
         } catch {
-            throw StoreError("cannot write \(path.lastPathComponent) (\(error))")
+            throw .failed(.write, file: path, cause: error)
         }
     }
 }
@@ -258,6 +274,13 @@ extension CacheRecord {
 }
 
 extension SQLiteStore {
+    /// A column of an `article` row that does not hold what newsgen writes there; `read` and
+    /// `write` turn it into `StoreError.corruptRow`, naming the cache file.
+    private struct CorruptColumn: Error {
+        var articleKey: String
+        var column: String
+    }
+
     /// A row of `article`. Categories stay JSON text here and are decoded in `article()`, so that
     /// a row whose categories are not a JSON array of strings is an error naming the article,
     /// not an article that silently lost them.
@@ -283,6 +306,7 @@ extension SQLiteStore {
         var guid: String?
         var firstSeen: Date
         var lastSeen: Date
+        var content: String?
 
         /// Inserts the article, seen first and last at `date`; or updates its data, keeping when
         /// it was first seen, and when it was last seen too unless `touchLastSeen`.
@@ -291,23 +315,23 @@ extension SQLiteStore {
                 key: article.id, sourceID: article.sourceID, title: article.title, summary: article.summary,
                 author: article.author, url: article.url, imageURL: article.imageURL, published: article.published,
                 categories: String(decoding: try JSONEncoder().encode(article.categories), as: UTF8.self),
-                guid: article.guid, firstSeen: date, lastSeen: date
+                guid: article.guid, firstSeen: date, lastSeen: date, content: article.content
             )
             _ = try record.upsertAndFetch(db, onConflict: [Columns.key.name]) { _ in
                 [Columns.firstSeen.noOverwrite] + (touchLastSeen ? [] : [Columns.lastSeen.noOverwrite])
             }
         }
 
-        func article() throws(StoreError) -> Article {
+        func article() throws(CorruptColumn) -> Article {
             let decoded: [String]
             do {
                 decoded = try JSONDecoder().decode([String].self, from: Data(categories.utf8))
             } catch {
-                throw StoreError("article \(key): its categories in the cache are not a JSON array of strings")
+                throw CorruptColumn(articleKey: key, column: CodingKeys.categories.stringValue)
             }
             return Article(
                 id: key, sourceID: sourceID, title: title, summary: summary, author: author, url: url,
-                imageURL: imageURL, published: published, categories: decoded, guid: guid
+                imageURL: imageURL, published: published, categories: decoded, guid: guid, content: content
             )
         }
     }

@@ -6,7 +6,8 @@ import NewsgenXML
 enum FileKind: Hashable, Sendable {
     /// `*.html`, `*.htm`: well-formed XML and the page rules.
     case page
-    /// `*.rss`, `*.atom`, `*.opml`, `sitemap.xml`: well-formed XML, their schema and rules.
+    /// `*.rss`, `*.atom`, `*.opml`, `sitemap.xml` and `sitemaps/*.xml`: well-formed XML, their
+    /// schema and rules.
     case rss, atom, opml, sitemap
     /// `feeds/**/*.json`: JSON and the JSON Feed rules.
     case jsonFeed
@@ -26,7 +27,7 @@ enum FileKind: Hashable, Sendable {
         case "atom": self = .atom
         case "opml": self = .opml
         case "json": self = path.hasPrefix("feeds/") ? .jsonFeed : .json
-        case "xml": self = name == "sitemap.xml" ? .sitemap : .xml
+        case "xml": self = name == "sitemap.xml" || path.hasPrefix("sitemaps/") ? .sitemap : .xml
         case "xhtml", "svg": self = .xml
         default: self = .other
         }
@@ -127,6 +128,7 @@ public enum SiteValidator {
         case .page: PageRules(path: problems.path, site: context.site, baseURL: context.baseURL).check(root, into: &problems)
         case .rss: feed.checkRSS(root, into: &problems)
         case .atom: feed.checkAtom(root, into: &problems)
+        case .sitemap: SitemapRules.check(root, into: &problems)
         default: break
         }
     }

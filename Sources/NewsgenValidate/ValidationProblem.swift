@@ -16,7 +16,8 @@ public enum ValidationRule: String, CaseIterable, Sendable, Codable {
     case atomSchema = "atom-schema"
     /// `*.opml` matches the RELAX NG schema of OPML 2.0.
     case opmlSchema = "opml-schema"
-    /// `sitemap.xml` matches the RELAX NG schema of sitemaps.org 0.9.
+    /// `sitemap.xml` and `sitemaps/*.xml` match the RELAX NG schema of sitemaps.org 0.9 (a
+    /// urlset or a sitemap index) and list at most 50,000 entries each.
     case sitemapSchema = "sitemap-schema"
 
     /// RSS `pubDate` and `lastBuildDate` are RFC 822 dates with a four-digit year, a real

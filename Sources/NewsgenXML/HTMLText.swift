@@ -1,8 +1,8 @@
 import NewsgenModel
 /// Turns HTML found in feeds into plain text, and finds its first image.
 ///
-/// Until newsgen has an HTML sanitizer, feed markup never reaches a page: summaries
-/// are reduced to their text here, and the template escapes that text.
+/// Summaries and titles are always plain text: feed markup is reduced to its text here, and the
+/// template escapes that text. (A story's full text goes through `HTMLSanitizer` instead.)
 package enum HTMLText {
     /// The readable text of an HTML fragment: markup removed, entities decoded,
     /// script and style dropped, whitespace collapsed.
@@ -12,8 +12,13 @@ package enum HTMLText {
             return Text.collapsingWhitespace(html)
         }
         guard let body = LibXML.parseHTMLFragment(html) else { return "" }
+        return plainText(of: body)
+    }
+
+    /// The readable text below an element (XHTML content in Atom feeds), by the same rules.
+    package static func plainText(of element: XMLElement) -> String {
         var text = ""
-        appendText(of: body, to: &text)
+        appendText(of: element, to: &text)
         return Text.collapsingWhitespace(text)
     }
 

@@ -17,7 +17,7 @@ package enum LibXML {
             guard let document = readXML(bytes, url: url, options: options) else { return nil }
             defer { xmlFreeDoc(document) }
             guard let root = xmlDocGetRootElement(document) else { return nil }
-            return copyElement(root, depth: 0)
+            return copyElement(root, depth: 0, base: documentBase(url))
         }
     }
 
@@ -197,13 +197,20 @@ package enum LibXML {
         }
     }
 
-    private static func copyElement(_ node: xmlNodePtr, depth: Int) -> XMLElement {
+    /// The document URL as the outermost base of relative references, when it is an absolute URL
+    /// (a local path is not: relative links then fall back to the feed's own home page).
+    private static func documentBase(_ url: String) -> String? {
+        URL(string: url)?.scheme == nil ? nil : url
+    }
+
+    private static func copyElement(_ node: xmlNodePtr, depth: Int, base: String? = nil) -> XMLElement {
         var element = XMLElement(
             name: string(node.pointee.name) ?? "",
             namespace: node.pointee.ns.flatMap { string($0.pointee.href) },
             attributes: [],
             nodes: [],
-            line: Int(xmlGetLineNo(node))
+            line: Int(xmlGetLineNo(node)),
+            base: base
         )
         var attribute = node.pointee.properties
         while let current = attribute {
@@ -215,28 +222,38 @@ package enum LibXML {
             ))
             attribute = current.pointee.next
         }
+        if let declared = element.attribute("base", in: Namespace.xml) {
+            element.base = XMLElement.resolve(declared, against: base) ?? declared
+        }
         guard depth < maximumDepth else { return element }
         var child = node.pointee.children
         while let current = child {
             switch current.pointee.type {
             case XML_ELEMENT_NODE:
-                element.nodes.append(.element(copyElement(current, depth: depth + 1)))
+                element.nodes.append(.element(copyElement(current, depth: depth + 1, base: element.base)))
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                if let text = string(current.pointee.content) {
-                    if case .text(let previous)? = element.nodes.last {
-                        element.nodes[element.nodes.count - 1] = .text(previous + text)
-                    } else {
-                        element.nodes.append(.text(text))
-                    }
-                }
+                if let text = string(current.pointee.content) { element.appendText(text) }
+            case XML_ENTITY_REF_NODE:
+                // Entities are never substituted by the parser (no XML_PARSE_NOENT), but the text
+                // of an internal entity the document declares itself is text the reader should see.
+                if let text = internalEntityText(current) { element.appendText(text) }
             default:
-                // Entity references (never substituted), comments and processing
-                // instructions carry nothing a reader shows.
+                // Comments and processing instructions carry nothing a reader shows.
                 break
             }
             child = current.pointee.next
         }
         return element
+    }
+
+    /// The replacement text of a reference to an internal entity declared in the document, when
+    /// it is plain text (no markup, no further references); `nil` otherwise.
+    private static func internalEntityText(_ reference: xmlNodePtr) -> String? {
+        guard let declaration = reference.pointee.children, declaration.pointee.type == XML_ENTITY_DECL else { return nil }
+        let entity = UnsafeMutableRawPointer(declaration).assumingMemoryBound(to: xmlEntity.self)
+        guard entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY, let text = string(entity.pointee.content),
+              !text.contains("<"), !text.contains("&") else { return nil }
+        return text
     }
 
     /// Text of an attribute's value nodes.
@@ -248,6 +265,14 @@ package enum LibXML {
             node = current.pointee.next
         }
         return result
+    }
+
+    /// The character an HTML 4 named entity stands for (`nbsp` gives U+00A0), from libxml2's table.
+    package static func htmlEntity(named name: String) -> Unicode.Scalar? {
+        guard let entity = name.withCString({ htmlEntityLookup(UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self)) }) else {
+            return nil
+        }
+        return Unicode.Scalar(entity.pointee.value)
     }
 
     fileprivate static func string(_ pointer: UnsafePointer<xmlChar>?) -> String? {

@@ -10,6 +10,9 @@ package enum Namespace {
     public static let userland = "http://backend.userland.com/rss2"
     public static let rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
     public static let itunes = "http://www.itunes.com/dtds/podcast-1.0.dtd"
+    public static let xml = "http://www.w3.org/XML/1998/namespace"
+    public static let xhtml = "http://www.w3.org/1999/xhtml"
+    public static let dcTerms = "http://purl.org/dc/terms/"
 
     public static func isMedia(_ namespace: String?) -> Bool {
         namespace == media || namespace == mediaAlternate

@@ -1,3 +1,4 @@
+import Foundation
 /// An XML element copied out of libxml2's tree into plain Swift values.
 ///
 /// Feed readers work on this, never on C pointers: the document is freed as soon
@@ -23,6 +24,32 @@ package struct XMLElement: Sendable {
     package var nodes: [Node]
     /// The line in the source document (for messages).
     package var line: Int
+    /// The base URL of relative references in this element: its `xml:base`, resolved against its
+    /// parent's base, and outermost the document's URL. `nil` when none of them is known.
+    package var base: String?
+
+    package init(name: String, namespace: String? = nil, attributes: [Attribute] = [], nodes: [Node] = [], line: Int = 0, base: String? = nil) {
+        self.name = name
+        self.namespace = namespace
+        self.attributes = attributes
+        self.nodes = nodes
+        self.line = line
+        self.base = base
+    }
+
+    /// A reference found in this element (a link, an image), made absolute against its base
+    /// when it is relative and the base is known; otherwise as written, trimmed.
+    package func resolving(_ reference: String?) -> String? {
+        guard let reference = reference?.trimmingCharacters(in: .whitespacesAndNewlines), !reference.isEmpty else { return nil }
+        return Self.resolve(reference, against: base) ?? reference
+    }
+
+    /// `reference` resolved against `base` (RFC 3986), or `nil` when `base` is not an absolute URL.
+    package static func resolve(_ reference: String, against base: String?) -> String? {
+        if let url = URL(string: reference), url.scheme != nil { return reference }
+        guard let base, let baseURL = URL(string: base), baseURL.scheme != nil else { return nil }
+        return URL(string: reference, relativeTo: baseURL)?.absoluteString
+    }
 
     /// The element children, in document order.
     package var children: [XMLElement] {
@@ -45,6 +72,15 @@ package struct XMLElement: Sendable {
             case .text(let text): result += text
             case .element(let element): element.appendText(to: &result)
             }
+        }
+    }
+
+    /// Appends character data, merging it with a text node just before.
+    mutating func appendText(_ text: String) {
+        if case .text(let previous)? = nodes.last {
+            nodes[nodes.count - 1] = .text(previous + text)
+        } else {
+            nodes.append(.text(text))
         }
     }
 

@@ -39,7 +39,7 @@ struct BuildAssemblyTests {
             _ = try await Build.runStandard(config: config, options: .init(offline: true), waitForLock: false, logger: logger)
             Issue.record("built while another build held the lock")
         } catch {
-            guard case .locked(let lockError) = error else { Issue.record("\(error)"); return }
+            guard case .locked(let lockError) = error.reason else { Issue.record("\(error)"); return }
             #expect(lockError.reason == .held)
             #expect(lockError.description.hasPrefix("another build is running"))
         }

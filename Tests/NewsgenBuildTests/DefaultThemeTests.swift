@@ -56,6 +56,7 @@ struct DefaultThemeTests {
     func explicitFolderMissing() async throws {
         let (_, result) = try await build(siteJSON: #"{"templates": "MyTheme", "sources": []}"#)
         guard case .failure(let error) = result else { Issue.record("built without its templates"); return }
+        #expect(error.stage == .loadTemplates)
         #expect(error.description.hasSuffix("MyTheme: the templates folder does not exist (site.json: templates)"))
     }
 }

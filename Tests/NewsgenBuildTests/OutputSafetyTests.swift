@@ -91,7 +91,7 @@ struct ReplaceTests {
         do {
             config = try SiteConfig.load(from: TestSupport.repository.appendingPathComponent("site.json"))
         } catch {
-            throw .config(error)
+            throw BuildError(.config(error))
         }
         config.output = output
         let (logger, _) = TestSupport.recordingLogger()
@@ -114,10 +114,11 @@ struct ReplaceTests {
             _ = try await build(output: output)
             Issue.record("the build replaced a folder newsgen did not write")
         } catch {
-            guard case .publish(let problem) = error else {
+            guard case .publish(let problem) = error.reason else {
                 Issue.record("expected a publish error, got \(error)")
                 return
             }
+            #expect(error.stage == nil, "refused before any stage ran")
             #expect(problem.problem == .holdsForeignFiles(shown: ["drafts", "notes.txt"], count: 2))
             #expect(problem.path.path == output.path)
             #expect(problem.description.contains("holds files newsgen did not write (drafts, notes.txt)"), "\(problem)")

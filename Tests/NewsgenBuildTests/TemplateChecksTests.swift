@@ -101,8 +101,8 @@ struct TemplateChecksTests {
          "Templates/layout.mustache:20:42: {{site.titel}} is not a value any page provides (did you mean title?)"),
         ("row.mustache", "{{#note}}", "{{^severity}}{{/severity}}{{#note}}",
          "Templates/row.mustache:16:1: {{^severity}} is not a value the page provides here"),
-        ("archive.mustache", "Page {{number}}", "Page {{{numbr}}}",
-         "Templates/archive.mustache:12:12: {{{numbr}}} is not a value any page provides (did you mean number?)"),
+        ("archive.mustache", "{{countText}}</span></li>", "{{{countTxt}}}</span></li>",
+         "Templates/archive.mustache:8:95: {{{countTxt}}} is not a value any page provides (did you mean countText?)"),
     ])
     func unknownNames(file: String, old: String, new: String, expected: String) async throws {
         let reported = try await loadError(file, replacing: old, with: new)

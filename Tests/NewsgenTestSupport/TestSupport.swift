@@ -60,6 +60,16 @@ package enum TestSupport {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Runs CPU-bound work on a thread of its own. Swift's cooperative pool has one thread per
+    /// core (two on the CI machine): a test that keeps one busy for seconds (the feedparser
+    /// corpus) holds back every other test's tasks meanwhile, such as those racing a deadline
+    /// against a loopback server. Assert on the result afterwards, in the test's own task.
+    package static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
     /// A logger that records every message, so tests can check what a user would read.
     package static func recordingLogger() -> (Logger, LogRecorder) {
         let recorder = LogRecorder()

@@ -50,6 +50,9 @@ struct SchemaTests {
     static let sitemap = """
         <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.org/</loc></url></urlset>
         """
+    static let sitemapIndex = """
+        <sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.org/sitemaps/1.xml</loc></sitemap></sitemapindex>
+        """
 
     @Test("a minimal document of each format is valid (an http(s) scheme in any case)")
     func minimal() throws {
@@ -57,6 +60,7 @@ struct SchemaTests {
         #expect(try schemaMessages(.atom, Self.atom).isEmpty)
         #expect(try schemaMessages(.opml, Self.opml).isEmpty)
         #expect(try schemaMessages(.sitemap, Self.sitemap).isEmpty)
+        #expect(try schemaMessages(.sitemap, Self.sitemapIndex).isEmpty)
     }
 
     @Test("each schema rejects a document missing a required element", arguments: [
@@ -71,6 +75,7 @@ struct SchemaTests {
         (.opml, SchemaTests.opml, "<head><title>T</title></head>", "Did not expect element body there"),
         (.opml, SchemaTests.opml, #" xmlUrl="https://example.org/a.rss""#, "Invalid attribute type for element outline"),
         (.sitemap, SchemaTests.sitemap, "<loc>https://example.org/</loc>", "Expecting an element loc, got nothing"),
+        (.sitemap, SchemaTests.sitemapIndex, "<loc>https://example.org/sitemaps/1.xml</loc>", "Expecting an element loc, got nothing"),
     ])
     func missing(_ kind: FileKind, _ valid: String, _ removed: String, _ message: String) throws {
         #expect(valid.contains(removed))

@@ -147,7 +147,7 @@ struct CLITests {
         try #"{"sources": [{"id": "a", "fead": "x.xml"}]}"#.write(to: site.appendingPathComponent("site.json"), atomically: true, encoding: .utf8)
         let run = try await newsgen(["build"], in: site)
         #expect(run.status == 1)
-        #expect(run.stderr == "newsgen: error: site.json: sources[0].fead: unknown key; did you mean feed? (allowed: id, name, category, feed, newsapi, json, refreshMinutes)\n")
+        #expect(run.stderr == "newsgen: error: site.json: sources[0].fead: unknown key; did you mean feed? (allowed: id, name, category, feed, newsapi, json, refreshMinutes, timeoutSeconds)\n")
         #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("public").path))
         let missing = try await newsgen(["build", "--config", "nope.json"], in: site)
         #expect(missing.status == 1)

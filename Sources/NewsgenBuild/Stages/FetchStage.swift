@@ -15,13 +15,24 @@ struct FetchStage: Sendable {
     var offline: Bool
     var refresh: Bool
     var logger: Logger
-    /// Sources fetched at once.
-    var concurrency = 8
 
     func run() async -> [SourceReport] {
+        // Every request carries its source's deadline, and the whole stage the fetch budget:
+        // sources still pending when it ends are shown from the cache ("stopped by the 120 s
+        // fetch budget"). A slow host holds at most FetchLimits.perHost of the slots.
+        let budget = FetchBudget(seconds: config.fetchBudgetSeconds)
+        let stage = {
+            var stage = self
+            stage.providers = providers.map { BudgetedProvider(base: $0, budget: budget, config: config) }
+            return stage
+        }()
         let skipped = SkippedSources()
-        let reports = await Parallel.map(config.sources, maxConcurrent: concurrency) { source in
-            await report(for: source, skipped: skipped)
+        let newsapi = config.newsapi
+        let reports = await Parallel.map(
+            config.sources, maxConcurrent: FetchLimits.overall, maxPerKey: FetchLimits.perHost,
+            key: { FetchLimits.host(of: $0, newsapi: newsapi) }
+        ) { source in
+            await stage.report(for: source, skipped: skipped)
         }
         for line in skipped.warnings(order: config.sources.map(\.id)) { logger.warning("\(line)") }
         return reports

@@ -28,26 +28,25 @@ package struct FeedProvider: SourceProvider {
 
     public func fetch(_ request: FetchRequest) async throws(SourceError) -> FetchOutcome {
         guard case .feed(let location) = request.source.kind else {
-            throw SourceError("is not a feed source")
+            throw .wrongKind(expected: "a feed source")
         }
         switch location {
         case .file(let url):
             let data = try LocalFile.read(url, limit: maximumBytes)
             return .fetched(try parse(data, name: url.path, base: nil, source: request.source))
         case .remote(let url):
-            guard let http else { throw SourceError("not fetched: offline") }
+            guard let http else { throw .offline }
             let accept = "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5"
-            let (result, attempts) = await http.get(url, headers: [("Accept", accept)], etag: request.etag, lastModified: request.lastModified,
+            let (result, attempts) = await http.get(url, headers: [("Accept", accept)], etag: request.etag, lastModified: request.lastModified, timeout: request.timeout,
                                                     retrying: retry, subject: "source \"\(request.source.id)\"", logger: logger)
-            let tries = attempts > 1 ? " (\(attempts) attempts)" : ""
             let response: HTTPResponse
             switch result {
             case .success(let answer): response = answer
-            case .failure(let error): throw SourceError(error.description + tries)
+            case .failure(let error): throw .transport(error, attempts: attempts)
             }
             if response.status == 304 { return .notModified }
             guard (200..<300).contains(response.status) else {
-                throw SourceError("HTTP \(response.status) from \(url.host ?? url.absoluteString)\(tries)", status: response.status)
+                throw .httpStatus(response.status, host: url.host ?? url.absoluteString, attempts: attempts)
             }
             var content = try parse(response.body, name: url.absoluteString, base: url, source: request.source)
             content.etag = response.header("ETag")
@@ -61,7 +60,10 @@ package struct FeedProvider: SourceProvider {
         do {
             feed = try FeedParser.parse(data, url: name)
         } catch {
-            throw SourceError(error.description)
+            throw .notAFeed(reason: error.description)
+        }
+        for repair in feed.repairs {
+            logger.debug("source \"\(source.id)\": \(repair)")
         }
         return SourceContent(
             format: feed.format,
@@ -78,14 +80,12 @@ enum LocalFile {
     static func read(_ url: URL, limit: Int) throws(SourceError) -> Data {
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         if let size = attributes?[.size] as? Int, size > limit {
-            let problem = "is larger than \(limit / 1_048_576) MiB"
-            throw SourceError("\(url.lastPathComponent) \(problem)", detail: "\(url.path) \(problem)")
+            throw .localFile(.tooLarge(limit: limit), file: url)
         }
         do {
             return try Data(contentsOf: url)
         } catch {
-            let problem = FileProblem.describe(error)
-            throw SourceError("cannot read \(url.lastPathComponent) (\(problem))", detail: "cannot read \(url.path) (\(problem))")
+            throw .localFile(.unreadable(FileProblem.describe(error)), file: url)
         }
     }
 }

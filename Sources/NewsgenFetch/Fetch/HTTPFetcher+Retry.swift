@@ -15,8 +15,14 @@ extension HTTPFetcher {
     /// at least what `Retry-After` asks. Each retry is logged at debug level as
     /// `<subject>: HTTP 503 from <host>; retrying in 1 s (attempt 2 of 3)`.
     /// Returns the last outcome and the attempts made.
+    ///
+    /// The first attempt has the whole `timeout` (the fetcher's own when `nil`); a retry has what
+    /// is left of the policy's budget, counted from the first attempt, if that is less. So a server
+    /// that never answers in time costs one deadline plus the retry's share of the budget (30 s +
+    /// 15 s with the defaults), not one deadline per attempt; a timeout names the full deadline.
     func get(
         _ url: URL, headers: [(String, String)] = [], etag: String? = nil, lastModified: String? = nil,
+        timeout: Duration? = nil,
         retrying policy: RetryPolicy, retryWhen: (HTTPResponse) -> Bool = HTTPFetcher.isTransient,
         subject: String = "request", logger: Logger = .silent
     ) async -> (result: Result<HTTPResponse, HTTPFetchError>, attempts: Int) {
@@ -24,9 +30,15 @@ extension HTTPFetcher {
         if let etag { headers.append(("If-None-Match", etag)) }
         if let lastModified { headers.append(("If-Modified-Since", lastModified)) }
         let host = url.host ?? url.absoluteString
-        return await policy.run { _ in
+        let deadline = timeout ?? self.timeout
+        let clock = ContinuousClock()
+        let start = clock.now
+        return await policy.run { attempt in
+            let limit = policy.deadline(forAttempt: attempt, elapsed: clock.now - start, timeout: deadline)
             do throws(HTTPFetchError) {
-                return .success(try await get(url, headers: headers))
+                return .success(try await get(url, headers: headers, timeout: limit))
+            } catch .timedOut {
+                return .failure(.timedOut(seconds: deadline.seconds))
             } catch {
                 return .failure(error)
             }

@@ -3,7 +3,7 @@ public import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
-import NewsgenModel
+public import NewsgenModel
 
 /// An HTTP response with its body fully read.
 public struct HTTPResponse: Sendable {
@@ -16,32 +16,18 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-/// Why an HTTP request produced no usable response.
-public enum HTTPFetchError: Error, Sendable, CustomStringConvertible {
-    case timedOut(seconds: Int)
-    case tooLarge(limit: Int)
-    case tooManyRedirects
-    /// The body is not the gzip or deflate stream its Content-Encoding says.
-    case badEncoding
-    case connection(String)
+/// Why an HTTP request produced no usable response: the transport half of `SourceError`.
+public typealias HTTPFetchError = SourceError.TransportFailure
 
-    public var description: String {
-        switch self {
-        case .timedOut(let seconds): "no complete answer within \(seconds) s"
-        case .tooLarge(let limit): "the response is larger than \(limit / 1_048_576) MiB"
-        case .tooManyRedirects: "too many redirects"
-        case .badEncoding: "the response's gzip or deflate encoding is damaged"
-        case .connection(let detail): detail
-        }
-    }
-}
-
-/// GET requests with the limits an unattended build needs: connect and total timeouts,
-/// at most five redirects, a capped body size, gzip and deflate, and newsgen's User-Agent.
+/// GET requests with the limits an unattended build needs: a total deadline per request (from
+/// connect to the body's last byte, so a server that trickles one byte a second is cut off like
+/// a silent one), at most two connections to one host, at most five redirects, a capped body
+/// size, gzip and deflate, and newsgen's User-Agent.
 ///
 /// It owns one AsyncHTTPClient client, which `shutdown()` releases; tests point it at servers
 /// on 127.0.0.1.
 public struct HTTPFetcher: Sendable {
+    /// The deadline of a request that names none (`timeoutSeconds` in site.json, 30 s by default).
     public var timeout: Duration
     public var maximumBytes: Int
     private let client: HTTPClient
@@ -62,7 +48,9 @@ public struct HTTPFetcher: Sendable {
     static func makeClient(maximumBytes: Int = 10 * 1_048_576, followRedirects: Bool = true) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: followRedirects ? .follow(max: 5, allowCycles: false) : .disallow,
-            timeout: .init(connect: .seconds(10), read: .seconds(30)),
+            // No read timeout: `get` puts one deadline over the whole request, body included
+            // (AsyncHTTPClient's own deadline ends when the head arrives).
+            timeout: .init(connect: .seconds(10), read: nil),
             decompression: .enabled(limit: .size(maximumBytes))
         )
         configuration.httpVersion = .automatic
@@ -70,8 +58,15 @@ public struct HTTPFetcher: Sendable {
         // growing, until the connect timeout: a closed port cost 10 s and ~7 connects per attempt.
         // RetryPolicy is the one place that retries (three attempts, 1 s and 2 s apart).
         configuration.connectionPool.retryConnectionEstablishment = false
+        // Requests beyond these wait in the pool (their deadline running): one slow host holds
+        // two connections, never the whole fetch stage's.
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = maximumConnectionsPerHost
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
+
+    /// The most connections the client opens to one host (the fetch stage also starts at most
+    /// this many sources of one host at a time).
+    package static let maximumConnectionsPerHost = 2
 
     /// A fetcher over `client`, which the caller owns (tests share `HTTPClient.shared`).
     package init(client: HTTPClient, timeout: Duration = .seconds(30), maximumBytes: Int = 10 * 1_048_576) {
@@ -81,7 +76,9 @@ public struct HTTPFetcher: Sendable {
     }
 
     /// Sends a GET and reads the whole body; any status is a response, only transport problems throw.
-    public func get(_ url: URL, headers extra: [(String, String)] = []) async throws(HTTPFetchError) -> HTTPResponse {
+    /// The whole exchange, from connect to the body's last byte, ends at `timeout` (the fetcher's
+    /// own when `nil`) with `.timedOut`.
+    public func get(_ url: URL, headers extra: [(String, String)] = [], timeout: Duration? = nil) async throws(HTTPFetchError) -> HTTPResponse {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
         request.headers.add(name: "User-Agent", value: NewsgenVersion.userAgent)
@@ -89,24 +86,43 @@ public struct HTTPFetcher: Sendable {
         for (name, value) in extra {
             request.headers.replaceOrAdd(name: name, value: value)
         }
-        let seconds = Int(timeout.components.seconds)
+        let limit = timeout ?? self.timeout
+        let seconds = limit.seconds
+        let (client, maximumBytes, prepared) = (client, maximumBytes, request)
         do {
-            let response = try await client.execute(request, timeout: .seconds(Int64(seconds)))
-            let body = try await response.body.collect(upTo: maximumBytes)
-            return HTTPResponse(
-                status: Int(response.status.code),
-                headers: response.headers.map { ($0.name, $0.value) },
-                body: Data(body.readableBytesView)
-            )
+            return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
+                group.addTask {
+                    let response = try await client.execute(prepared, deadline: .now() + .nanoseconds(limit.nanoseconds))
+                    let body = try await response.body.collect(upTo: maximumBytes)
+                    return HTTPResponse(
+                        status: Int(response.status.code),
+                        headers: response.headers.map { ($0.name, $0.value) },
+                        body: Data(body.readableBytesView)
+                    )
+                }
+                group.addTask {
+                    try await Task.sleep(for: limit)
+                    return nil
+                }
+                // The first to finish wins; cancelling the request closes its connection.
+                defer { group.cancelAll() }
+                guard case let response?? = try await group.next() else { throw DeadlinePassed() }
+                return response
+            }
         } catch {
             throw Self.classify(error, seconds: seconds, limit: maximumBytes)
         }
     }
 
+    /// The total deadline passed before the body's last byte.
+    private struct DeadlinePassed: Error {}
+
     /// What went wrong, by the error's type. The decompressor's limit is the body's size limit
     /// (`makeClient` sets both), so a gzip bomb is "too large", like a plain body over the limit.
-    private static func classify(_ error: any Error, seconds: Int, limit: Int) -> HTTPFetchError {
+    private static func classify(_ error: any Error, seconds: Double, limit: Int) -> HTTPFetchError {
         switch error {
+        case is DeadlinePassed:
+            .timedOut(seconds: seconds)
         case let error as HTTPClientError:
             switch error {
             case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: .timedOut(seconds: seconds)
@@ -124,5 +140,17 @@ public struct HTTPFetcher: Sendable {
         default:
             .connection(String(describing: error))
         }
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, fractions kept.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+
+    /// The duration in whole nanoseconds (for NIO's deadlines).
+    var nanoseconds: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
 }

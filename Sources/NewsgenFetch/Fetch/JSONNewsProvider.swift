@@ -38,29 +38,26 @@ package struct JSONNewsProvider: SourceProvider {
     }
 
     public func fetch(_ request: FetchRequest) async throws(SourceError) -> FetchOutcome {
-        guard case .json(let location) = request.source.kind else { throw SourceError("is not a JSON news API source") }
+        guard case .json(let location) = request.source.kind else { throw .wrongKind(expected: "a JSON news API source") }
         switch location {
         case .file(let url):
             let data = try LocalFile.read(url, limit: maximumBytes)
             return .fetched(try content(data, name: url.lastPathComponent, path: url.path, source: request.source))
         case .remote(let url):
-            guard let http else { throw SourceError("not fetched: offline") }
+            guard let http else { throw .offline }
             let host = url.host ?? url.absoluteString
-            let (result, attempts) = await http.get(url, headers: [("Accept", "application/json")], etag: request.etag, lastModified: request.lastModified,
+            let (result, attempts) = await http.get(url, headers: [("Accept", "application/json")], etag: request.etag, lastModified: request.lastModified, timeout: request.timeout,
                                                     retrying: retry, subject: "source \"\(request.source.id)\"", logger: logger)
-            let tries = attempts > 1 ? " (\(attempts) attempts)" : ""
             let response: HTTPResponse
             switch result {
-            case .failure(let error): throw SourceError("\(error.description) from \(host)\(tries)")
+            case .failure(let error): throw .transport(error, host: host, attempts: attempts)
             case .success(let answer): response = answer
             }
             if response.status == 304 { return .notModified }
             guard (200..<300).contains(response.status) else {
-                var message = "HTTP \(response.status) from \(host)"
-                if let payload = NewsPayload.decode(response.body), let detail = payload.message ?? payload.code {
-                    message += ": \(Text.serverMessage(detail))"
-                }
-                throw SourceError(message + tries, status: response.status)
+                let payload = NewsPayload.decode(response.body)
+                let detail = (payload?.message ?? payload?.code).map { Text.serverMessage($0) }
+                throw .httpStatus(response.status, host: host, serverMessage: detail, attempts: attempts)
             }
             var content = try content(response.body, name: host, path: nil, source: request.source)
             content.etag = response.header("ETag")
@@ -72,18 +69,17 @@ package struct JSONNewsProvider: SourceProvider {
     /// `name` is what the pages may show (the host, or a local file's name); `path`, a local
     /// file's full path, goes only into the log line.
     private func content(_ data: Data, name: String, path: String?, source: SourceConfig) throws(SourceError) -> SourceContent {
-        func failure(_ problem: String) -> SourceError {
-            SourceError("\(name) \(problem)", detail: path.map { "\($0) \(problem)" })
+        func failure(_ problem: SourceError.PayloadProblem) -> SourceError {
+            .badPayload(problem, name: name, path: path)
         }
         guard let payload = NewsPayload.decode(data) else {
-            throw failure("is not a JSON object (expected {\"status\": \"ok\", \"news\": […]})")
+            throw failure(.notAnObject)
         }
         if let status = payload.status, status.lowercased() != "ok" {
-            let detail = (payload.message ?? payload.code).map { ": \(Text.serverMessage($0))" } ?? ""
-            throw failure("answered with status \"\(Text.serverMessage(status, limit: 40))\"\(detail)")
+            throw failure(.status(Text.serverMessage(status, limit: 40), detail: (payload.message ?? payload.code).map { Text.serverMessage($0) }))
         }
         guard let items = payload.items, payload.itemsKey == "news" else {
-            throw failure("has no \"news\" list (expected {\"status\": \"ok\", \"news\": […]})")
+            throw failure(.noNewsList)
         }
         return SourceContent(
             format: .newsJSON,

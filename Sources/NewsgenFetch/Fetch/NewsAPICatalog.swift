@@ -82,11 +82,11 @@ public struct NewsAPICatalog: Sendable {
 
     private func fetch(language: String, now: Date) async throws(SourceError) -> NewsAPISourceList {
         guard let client else {
-            throw SourceError("\(keyVariable) is not set: get a key at https://newsapi.org/register and export \(keyVariable)=…")
+            throw .missingKey(variable: keyVariable)
         }
         let body = try await client.get("top-headlines/sources", query: [("language", language)], subject: "the NewsAPI sources list")
         guard let answer = try? JSONDecoder().decode(SourcesAnswer.self, from: body), let sources = answer.sources else {
-            throw SourceError("NewsAPI's answer from \(client.baseURL.host ?? "") has no list of sources")
+            throw .missingList("sources", host: client.baseURL.host ?? "")
         }
         return NewsAPISourceList(fetchedAt: now, language: language, sources: sources.compactMap(\.source))
     }

@@ -40,6 +40,12 @@ package struct NewsAPIError: Error, Sendable, Hashable, CustomStringConvertible 
         return text
     }
 
+    /// As the error of the source that asked.
+    func sourceError(attempts: Int) -> SourceError {
+        let said = message.flatMap { $0.isEmpty ? nil : Text.serverMessage($0) }
+        return .newsAPI(code: code, explanation: Self.explanation(code, keyVariable: keyVariable), serverMessage: said, status: httpStatus, attempts: attempts)
+    }
+
     /// What each documented error code means for a newsgen user.
     static func explanation(_ code: String, keyVariable: String) -> String {
         switch code {
@@ -102,30 +108,32 @@ package struct NewsAPIClient: Sendable {
 
     /// Fetches an endpoint and returns the body of an `ok` answer. `subject` names what is
     /// being fetched in retry log lines (`source "bbc"`, `the sources list`).
-    func get(_ endpoint: String, query: [(String, String)], subject: String) async throws(SourceError) -> Data {
+    /// `timeout` is each request's deadline (the fetcher's own when `nil`).
+    func get(_ endpoint: String, query: [(String, String)], subject: String, timeout: Duration? = nil) async throws(SourceError) -> Data {
         let url = url(endpoint, query)
         let host = url.host ?? baseURL.absoluteString
         let headers = [("X-Api-Key", key.value), ("Accept", "application/json")]
-        let (result, attempts) = await http.get(url, headers: headers, retrying: retry, retryWhen: { response in
+        let (result, attempts) = await http.get(url, headers: headers, timeout: timeout, retrying: retry, retryWhen: { response in
             // An exhausted daily quota does not come back within a build's patience.
             HTTPFetcher.isTransient(response) && Self.errorCode(in: response.body) != "apiKeyExhausted"
         }, subject: subject, logger: logger)
-        let tries = attempts > 1 ? " (\(attempts) attempts)" : ""
         let response: HTTPResponse
         switch result {
+        case .failure(.connection(let reason)):
+            throw .transport(.connection(key.redacting(reason)), host: host, attempts: attempts)
         case .failure(let error):
-            throw SourceError(key.redacting("\(error.description) from \(host)\(tries)"))
+            throw .transport(error, host: host, attempts: attempts)
         case .success(let answer):
             response = answer
         }
         if let error = Self.decodeError(response.body, status: response.status, keyVariable: keyVariable, key: key) {
-            throw SourceError(error.description + tries, status: response.status)
+            throw error.sourceError(attempts: attempts)
         }
         guard (200..<300).contains(response.status) else {
             if (300..<400).contains(response.status) {
-                throw SourceError("HTTP \(response.status) from \(host): NewsAPI requests do not follow redirects (the key would go along); check newsapi.baseURL", status: response.status)
+                throw .redirectRefused(status: response.status, host: host)
             }
-            throw SourceError("HTTP \(response.status) from \(host)\(tries)", status: response.status)
+            throw .httpStatus(response.status, host: host, attempts: attempts)
         }
         return response.body
     }

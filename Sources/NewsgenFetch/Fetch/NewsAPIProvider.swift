@@ -59,9 +59,11 @@ package struct NewsAPIProvider: SourceProvider {
         batches = Batches(groups: config.newsapi.requestPerSource ? [] : groups)
     }
 
-    /// NewsAPI knows two-letter languages: "pt-BR" is asked for as "pt".
+    /// NewsAPI knows two-letter languages: "pt-BR" is asked for as "pt", by `LanguageTag`'s rule.
+    /// The callers pass only tags it accepts (site.json and `--language` are checked); anything
+    /// else is passed on whole and lowercased (the old fallback for a tag without a `-`).
     static func newsAPILanguage(_ tag: String) -> String {
-        String(tag.split(separator: "-").first ?? Substring(tag)).lowercased()
+        LanguageTag.primaryLanguage(of: tag) ?? tag.lowercased()
     }
 
     public func handles(_ source: SourceConfig) -> Bool {
@@ -74,18 +76,19 @@ package struct NewsAPIProvider: SourceProvider {
     }
 
     public func fetch(_ request: FetchRequest) async throws(SourceError) -> FetchOutcome {
-        guard case .newsapi(let query) = request.source.kind else { throw SourceError("is not a NewsAPI source") }
+        guard case .newsapi(let query) = request.source.kind else { throw .wrongKind(expected: "a NewsAPI source") }
         guard let client else {
-            throw SourceError(unavailable?.reason ?? "not fetched: offline")
+            throw unavailable.map { .providerUnavailable(reason: $0.reason) } ?? .offline
         }
         let subject = "source \"\(request.source.id)\""
         let pageSize = min(articlesPerSource, Self.maximumPageSize)
         switch query {
         case .source(let id):
+            let timeout = request.timeout
             let loader: @Sendable ([String]) async -> Result<NewsPayload, SourceError> = { ids in
                 do throws(SourceError) {
                     return .success(try await Self.page(client, "top-headlines", [("sources", ids.joined(separator: ",")), ("pageSize", String(Self.maximumPageSize))],
-                                                        subject: "NewsAPI sources \(ids.joined(separator: ","))"))
+                                                        subject: "NewsAPI sources \(ids.joined(separator: ","))", timeout: timeout))
                 } catch {
                     return .failure(error)
                 }
@@ -93,18 +96,18 @@ package struct NewsAPIProvider: SourceProvider {
             if let batch = await batches.page(containing: id, load: loader) {
                 return try outcome(fromBatch: batch.get(), newsAPIID: id, sourceID: request.source.id)
             }
-            let payload = try await Self.page(client, "top-headlines", [("sources", id), ("pageSize", String(pageSize))], subject: subject)
+            let payload = try await Self.page(client, "top-headlines", [("sources", id), ("pageSize", String(pageSize))], subject: subject, timeout: request.timeout)
             return outcome(payload, sourceID: request.source.id, title: payload.items?.first { $0.sourceID == id }?.sourceName)
         case .topHeadlines(let parameters):
             var query = parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             query.append(("pageSize", String(pageSize)))
-            return outcome(try await Self.page(client, "top-headlines", query, subject: subject), sourceID: request.source.id, title: nil)
+            return outcome(try await Self.page(client, "top-headlines", query, subject: subject, timeout: request.timeout), sourceID: request.source.id, title: nil)
         case .everything(var parameters):
             parameters["sortBy"] = parameters["sortBy"] ?? "publishedAt"
             parameters["language"] = parameters["language"] ?? language
             var query = parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             query.append(("pageSize", String(pageSize)))
-            return outcome(try await Self.page(client, "everything", query, subject: subject), sourceID: request.source.id, title: nil)
+            return outcome(try await Self.page(client, "everything", query, subject: subject, timeout: request.timeout), sourceID: request.source.id, title: nil)
         }
     }
 
@@ -126,10 +129,10 @@ package struct NewsAPIProvider: SourceProvider {
     }
 
     /// A page of articles; an answer without `articles` is an error.
-    private static func page(_ client: NewsAPIClient, _ endpoint: String, _ query: [(String, String)], subject: String) async throws(SourceError) -> NewsPayload {
-        let body = try await client.get(endpoint, query: query, subject: subject)
+    private static func page(_ client: NewsAPIClient, _ endpoint: String, _ query: [(String, String)], subject: String, timeout: Duration?) async throws(SourceError) -> NewsPayload {
+        let body = try await client.get(endpoint, query: query, subject: subject, timeout: timeout)
         guard let payload = NewsPayload.decode(body), payload.itemsKey == "articles" else {
-            throw SourceError("NewsAPI's answer from \(client.baseURL.host ?? "") has no list of articles")
+            throw .missingList("articles", host: client.baseURL.host ?? "")
         }
         return payload
     }

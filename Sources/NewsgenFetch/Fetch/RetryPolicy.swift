@@ -7,9 +7,10 @@ import NewsgenModel
 /// The delay before retry *n* is `baseDelay × 2^(n-1)`, capped at `maxDelay`, then shortened
 /// by up to `jitter` of itself at random (so that many clients do not retry in step). A
 /// `Retry-After` longer than that is waited instead. A retry whose wait would end after
-/// `budget` (counted from the first attempt) is not made: the last answer stands. The budget
-/// bounds the waiting, not a request already in flight, so the worst case is `budget` plus one
-/// request's timeout.
+/// `budget` (counted from the first attempt) is not made: the last answer stands. The policy
+/// bounds the waiting; HTTP's retrying `get` also gives a retry no more than what is left of the
+/// budget as its deadline, so a request that keeps timing out costs its first deadline or the
+/// budget, whichever is longer (30 s and 45 s by default: 45 s).
 public struct RetryPolicy: Sendable {
     /// Attempts in all, the first included; 1 means no retry.
     public var attempts: Int
@@ -93,6 +94,14 @@ public struct RetryPolicy: Sendable {
             }
             attempt += 1
         }
+    }
+
+    /// The deadline of attempt number `attempt` of a request whose own deadline is `timeout`,
+    /// `elapsed` after the first attempt began: the whole `timeout` for the first, and for a
+    /// retry no more than what is left of the budget (never less than 0.1 s).
+    public func deadline(forAttempt attempt: Int, elapsed: Duration, timeout: Duration) -> Duration {
+        guard attempt > 1 else { return timeout }
+        return max(min(timeout, budget - elapsed), .milliseconds(100))
     }
 
     /// Reads a `Retry-After` value: delay-seconds (`120`) or an HTTP date

@@ -7,11 +7,15 @@ public struct FetchRequest: Sendable {
     public var source: SourceConfig
     public var etag: String?
     public var lastModified: String?
+    /// The deadline of each request made for it (from connect to last byte); `nil` for the
+    /// HTTP fetcher's own.
+    public var timeout: Duration?
 
-    public init(source: SourceConfig, etag: String? = nil, lastModified: String? = nil) {
+    public init(source: SourceConfig, etag: String? = nil, lastModified: String? = nil, timeout: Duration? = nil) {
         self.source = source
         self.etag = etag
         self.lastModified = lastModified
+        self.timeout = timeout
     }
 }
 

@@ -1,5 +1,7 @@
+import Foundation
 import NewsgenModel
 import NewsgenXML
+
 /// Reads Atom 1.0 (RFC 4287) documents, and the older Atom 0.3 where it is compatible.
 enum AtomReader {
     static func read(_ root: XMLElement) -> ParsedFeed {
@@ -7,7 +9,8 @@ enum AtomReader {
         let feedAuthor = authorName(root, ns)
         return ParsedFeed(
             format: .atom,
-            title: root.child("title", in: ns).flatMap { textConstruct($0)?.plainText },
+            title: (root.child("title", in: ns).flatMap(textConstruct)?.plainText).flatMap { $0.isEmpty ? nil : $0 }
+                ?? root.childText("title", in: Namespace.dublinCore),
             homepage: alternateLink(root, ns),
             items: root.children("entry", in: ns).map { readEntry($0, ns, feedAuthor: feedAuthor) }
         )
@@ -16,31 +19,35 @@ enum AtomReader {
     private static func readEntry(_ entry: XMLElement, _ ns: String?, feedAuthor: String?) -> FeedItem {
         var item = FeedItem()
         item.title = entry.child("title", in: ns).flatMap(textConstruct)
-        item.summary = entry.child("summary", in: ns).flatMap(textConstruct)
+        if let summary = entry.child("summary", in: ns) {
+            item.summary = textConstruct(summary)
+            item.contentBase = summary.base
+        }
         if let content = entry.child("content", in: ns), content.attribute("src") == nil {
             item.content = textConstruct(content)
-            if content.attribute("type")?.lowercased() == "xhtml" {
-                item.contentImage = HTMLText.firstImageSource(in: content)
-            }
+            item.contentBase = content.base
         }
         item.link = alternateLink(entry, ns)
         item.guid = entry.childText("id", in: ns)
-        item.author = authorName(entry, ns) ?? feedAuthor
+        let source = entry.child("source", in: ns)
+        item.author = authorName(entry, ns) ?? source.flatMap { authorName($0, ns) }
+            ?? entry.childText("creator", in: Namespace.dublinCore) ?? feedAuthor
         let date = entry.childText("published", in: ns) ?? entry.childText("issued", in: ns)
-            ?? entry.childText("updated", in: ns) ?? entry.childText("modified", in: ns)
+            ?? entry.childText("updated", in: ns) ?? entry.childText("modified", in: ns) ?? entry.childText("created", in: ns)
+            ?? entry.childText("date", in: Namespace.dublinCore)
         item.published = date.flatMap(Dates.parse)
         item.categories = entry.children("category", in: ns).compactMap { $0.attribute("label") ?? $0.attribute("term") }
-        item.image = entry.mediaImage ?? entry.children("link", in: ns).first {
+        item.image = entry.resolving(entry.mediaImage) ?? entry.children("link", in: ns).first {
             $0.attribute("rel") == "enclosure" && $0.attribute("type")?.lowercased().hasPrefix("image/") == true
-        }?.attribute("href")
+        }.flatMap { $0.resolving($0.attribute("href")) }
         return item
     }
 
-    /// `link rel="alternate"` (the default rel), preferring an HTML one.
+    /// `link rel="alternate"` (the default rel), preferring an HTML one, resolved against its `xml:base`.
     private static func alternateLink(_ element: XMLElement, _ ns: String?) -> String? {
         let alternates = element.children("link", in: ns).filter { ($0.attribute("rel") ?? "alternate") == "alternate" }
         let html = alternates.first { ($0.attribute("type") ?? "text/html").lowercased().contains("html") }
-        return (html ?? alternates.first)?.attribute("href")
+        return (html ?? alternates.first).flatMap { $0.resolving($0.attribute("href")) }
     }
 
     private static func authorName(_ element: XMLElement, _ ns: String?) -> String? {
@@ -48,16 +55,34 @@ enum AtomReader {
         return names.isEmpty ? nil : names.joined(separator: ", ")
     }
 
-    /// An Atom text construct: `type` text (the default), html, or xhtml (whose text is taken as plain).
-    private static func textConstruct(_ element: XMLElement) -> FeedText? {
-        switch element.attribute("type")?.lowercased() ?? "text" {
-        case "html", "text/html":
+    /// An Atom text construct, as a reader would see it.
+    ///
+    /// Atom 1.0: `type` is text (the default), html (escaped markup) or xhtml (markup inside one
+    /// XHTML `div`, which is not part of the content). Atom 0.3: `type` is a MIME type (text/plain
+    /// by default) and `mode` says how it is written: xml (the default), escaped, or base64.
+    static func textConstruct(_ element: XMLElement) -> FeedText? {
+        let type = element.attribute("type")?.lowercased() ?? "text"
+        let isHTML = type == "html" || type == "text/html"
+        let isXHTML = type == "xhtml" || type == "application/xhtml+xml"
+        switch element.attribute("mode")?.lowercased() {
+        case "base64":
+            let encoded = element.text.filter { !$0.isWhitespace }
+            guard let data = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else { return nil }
+            let decoded = String(decoding: data, as: UTF8.self)
+            return isHTML || isXHTML ? .html(decoded) : .plain(decoded)
+        case "escaped":
             return .html(element.text)
-        case "xhtml", "application/xhtml+xml":
-            return .plain(element.text)
         default:
-            // Atom 0.3's mode="escaped" means HTML in text.
-            return element.attribute("mode") == "escaped" ? .html(element.text) : .plain(element.text)
+            if isXHTML {
+                let children = element.children
+                let wrapper = children.count == 1 && children[0].name == "div" && children[0].namespace == Namespace.xhtml
+                return .xhtml(wrapper ? children[0] : element)
+            }
+            // Atom 0.3 text/html in xml mode may hold the markup as elements.
+            if isHTML, !element.children.isEmpty {
+                return .xhtml(element)
+            }
+            return isHTML ? .html(element.text) : .plain(element.text)
         }
     }
 }

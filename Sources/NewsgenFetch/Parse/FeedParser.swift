@@ -23,19 +23,58 @@ package enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Reads RSS 2.0 (and 0.9x), RSS 1.0, Atom 1.0 (and 0.3) and JSON Feed documents.
 package enum FeedParser {
-    /// Parses a feed document of any supported format, recovering what libxml2 can from sloppy XML.
+    /// Parses a feed document of any supported format. `url` is where it came from: relative
+    /// links resolve against it (after any `xml:base`) when it is an absolute URL.
+    ///
+    /// XML is read strictly. A document that is not well-formed is repaired (see `FeedRepair`)
+    /// and read strictly again; only if that still fails does libxml2's recovery read it, from
+    /// the repaired bytes, so that no entity and no text is lost. Every repair is in `repairs`.
     public static func parse(_ data: Data, url: String) throws(FeedError) -> ParsedFeed {
         guard let first = data.first(where: { !isSpaceOrBOM($0) }) else { throw .empty }
         if first == UInt8(ascii: "{") {
             return try JSONFeedReader.read(data)
         }
-        let (root, diagnostics) = data.withUnsafeBytes { LibXML.parseXML($0, url: url, recover: true) }
-        guard let root else {
-            if let problem = diagnostics.first(where: { $0.severity != .warning }) {
-                throw .malformedXML(problem)
-            }
-            throw .notAFeed(found: "no XML root element")
+        let (root, repairs) = try readXML(data, url: url)
+        var feed = try read(root)
+        feed.repairs = repairs
+        return feed
+    }
+
+    /// The document's root element, and the repairs it took to read it.
+    private static func readXML(_ data: Data, url: String) throws(FeedError) -> (XMLElement, [FeedRepair]) {
+        var repairer = FeedRepairer(Array(data))
+        // libxml2 reads no UTF-32 at all, so that is done before the first attempt.
+        repairer.transcodeWideEncodings(includingUTF16: false)
+        let strict = parseStrictly(repairer.bytes, url: url)
+        if let root = strict.root { return (root, repairer.repairs) }
+        let firstError = strict.diagnostics.first { $0.severity != .warning }
+
+        repairer.transcodeWideEncodings(includingUTF16: true)
+        repairer.removeLeadingJunk()
+        repairer.fixDeclaredEncoding(firstError: firstError)
+        repairer.fixReferences()
+        let repaired = parseStrictly(repairer.bytes, url: url)
+        if let root = repaired.root { return (root, repairer.repairs) }
+
+        let (recovered, _) = repairer.bytes.withUnsafeBytes { LibXML.parseXML($0, url: url, recover: true) }
+        let remaining = repaired.diagnostics.first { $0.severity != .warning } ?? firstError
+        if let recovered {
+            if let remaining { repairer.noteRecovery(remaining) }
+            return (recovered, repairer.repairs)
         }
+        if let firstError { throw .malformedXML(firstError) }
+        throw .notAFeed(found: "no XML root element")
+    }
+
+    /// The root when the document is well-formed. Namespace errors (an undeclared prefix) lose
+    /// nothing and are let pass; an undefined entity is not, since its text would be dropped.
+    private static func parseStrictly(_ bytes: [UInt8], url: String) -> (root: XMLElement?, diagnostics: [XMLDiagnostic]) {
+        let (root, diagnostics) = bytes.withUnsafeBytes { LibXML.parseXML($0, url: url, recover: false) }
+        let lossy = diagnostics.contains { $0.severity == .fatal || $0.message.contains("Entity") }
+        return (lossy ? nil : root, diagnostics)
+    }
+
+    private static func read(_ root: XMLElement) throws(FeedError) -> ParsedFeed {
         switch (root.name, root.namespace) {
         case ("rss", _):
             return RSSReader.read(root, format: .rss2)

@@ -35,6 +35,8 @@ enum JSONFeedReader {
         item.summary = object["summary"]?.string.map(FeedText.plain)
         item.content = object["content_html"]?.string.map(FeedText.html) ?? object["content_text"]?.string.map(FeedText.plain)
         item.link = object["url"]?.string ?? object["external_url"]?.string
+        // JSON Feed has no xml:base: relative URLs in content_html are relative to the item's page.
+        item.contentBase = item.link.flatMap { URL(string: $0)?.scheme == nil ? nil : $0 }
         item.guid = object["id"]?.scalarText
         item.author = authors(object) ?? feedAuthor
         item.published = (object["date_published"]?.string ?? object["date_modified"]?.string).flatMap(Dates.parse)

@@ -3,21 +3,37 @@ package import NewsgenModel
 import NewsgenXML
 
 
-/// Text as a feed gives it: plain, or HTML that still has to be reduced to text.
-enum FeedText: Sendable, Hashable {
+/// Text as a feed gives it: plain, HTML that still has to be reduced to text or sanitized, or
+/// XHTML elements (Atom `type="xhtml"`, `xhtml:body`) held by their wrapper element.
+enum FeedText: Sendable {
     case plain(String)
     case html(String)
+    case xhtml(XMLElement)
 
+    /// What a reader sees: markup removed, entities decoded, script and style dropped.
     var plainText: String {
         switch self {
         case .plain(let text): Text.collapsingWhitespace(text)
         case .html(let html): HTMLText.plainText(fromHTML: html)
+        case .xhtml(let element): HTMLText.plainText(of: element)
         }
     }
 
     var firstImageSource: String? {
-        if case .html(let html) = self { return HTMLText.firstImageSource(inHTML: html) }
-        return nil
+        switch self {
+        case .plain: nil
+        case .html(let html): HTMLText.firstImageSource(inHTML: html)
+        case .xhtml(let element): HTMLText.firstImageSource(in: element).flatMap(element.resolving)
+        }
+    }
+
+    /// The text as sanitized HTML for a story page; relative URLs resolve against `base`.
+    func sanitizedHTML(base: String?) -> String? {
+        switch self {
+        case .plain(let text): HTMLSanitizer.paragraphs(fromText: text)
+        case .html(let html): HTMLSanitizer.sanitize(html: html, base: base)
+        case .xhtml(let element): HTMLSanitizer.sanitize(xhtml: element, base: base)
+        }
     }
 }
 
@@ -26,7 +42,7 @@ struct FeedItem: Sendable {
     var title: FeedText?
     var summary: FeedText?
     var content: FeedText?
-    /// The first image found in XHTML content (Atom), which never becomes `FeedText`.
+    /// An image the content's own markup names (kept from before `FeedText` held XHTML).
     var contentImage: String?
     var author: String?
     var link: String?
@@ -34,6 +50,8 @@ struct FeedItem: Sendable {
     var image: String?
     var published: Date?
     var categories: [String] = []
+    /// The base URL of relative references in `content` and `summary` (their `xml:base`).
+    var contentBase: String?
 }
 
 /// A feed as read: its own title and home page, and its entries in feed order.
@@ -42,9 +60,14 @@ package struct ParsedFeed: Sendable {
     public var title: String?
     public var homepage: String?
     var items: [FeedItem]
+    /// What was changed to read a document that was not well-formed XML; empty when it was.
+    public var repairs: [FeedRepair] = []
 
     /// The longest summary kept, in characters.
     static let summaryLimit = 400
+    /// Full content longer than this (in UTF-8 bytes, once sanitized) is not kept: a page is
+    /// not the place for a book, and markup is never cut in the middle.
+    static let contentLimit = 200_000
 
     /// Turns entries into articles: plain text, absolute http(s) links only, keyed, de-duplicated,
     /// newest first, at most `limit`. Entries with neither title nor link are dropped.
@@ -59,8 +82,10 @@ package struct ParsedFeed: Sendable {
             guard !title.isEmpty || url != nil else { return nil }
             let guid = item.guid.map(clean).flatMap { $0.isEmpty ? nil : $0 }
             guard let key = Article.key(url: url, guid: guid ?? (title.isEmpty ? nil : title), sourceID: sourceID) else { return nil }
+            let contentBase = item.contentBase.flatMap(URL.init(string:)).flatMap { $0.scheme?.hasPrefix("http") == true ? $0 : nil } ?? base
             let image = [item.image, item.contentImage, item.content?.firstImageSource, item.summary?.firstImageSource]
-                .lazy.compactMap { URLNormalizer.absoluteHTTP($0, base: base) }.first
+                .lazy.compactMap { URLNormalizer.absoluteHTTP($0, base: contentBase) }.first
+            let content = item.content?.sanitizedHTML(base: contentBase?.absoluteString).flatMap { $0.utf8.count <= Self.contentLimit ? $0 : nil }
             return Article(
                 id: key,
                 sourceID: sourceID,
@@ -71,7 +96,8 @@ package struct ParsedFeed: Sendable {
                 imageURL: image,
                 published: item.published,
                 categories: uniqued(item.categories.map(clean).filter { !$0.isEmpty }),
-                guid: guid
+                guid: guid,
+                content: content
             )
         }
         return Array(articles.deduplicated().sortedNewestFirst().prefix(limit))

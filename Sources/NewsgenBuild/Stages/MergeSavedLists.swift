@@ -1,23 +1,34 @@
-import Foundation
-import Logging
-import NewsgenModel
-import NewsgenConfig
-import NewsgenStore
+package import Foundation
+package import Logging
+package import NewsgenModel
+package import NewsgenConfig
+package import NewsgenStore
 
 /// Stage 4: read every saved file, merge them, and match each entry to an article
-/// (shown now, or kept in the store from an earlier build).
-struct SavedStage: Sendable {
-    var config: SiteConfig
-    var store: any ArticleStore
-    var now: Date
-    var logger: Logger
+/// (shown now, or kept in the store from an earlier build). Its input is what the fetch
+/// stage shows; a saved file that is not JSON at all fails the stage.
+package struct MergeSavedLists: BuildStep {
+    package static let stage = BuildStage.mergeSavedLists
 
-    struct Result: Sendable {
-        var favorites: [SavedArticle]
-        var readLater: [SavedArticle]
+    package var config: SiteConfig
+    package var store: any ArticleStore
+    package var now: Date
+    package var logger: Logger
+
+    package init(config: SiteConfig, store: any ArticleStore, now: Date, logger: Logger) {
+        self.config = config
+        self.store = store
+        self.now = now
+        self.logger = logger
     }
 
-    func run(sources: [SourceReport]) async throws(ConfigError) -> Result {
+    /// Both lists, every entry resolved to an article or a placeholder.
+    package struct Lists: Sendable {
+        package var favorites: [SavedArticle]
+        package var readLater: [SavedArticle]
+    }
+
+    package func run(_ sources: [SourceReport]) async throws(ConfigError) -> Lists {
         var lists: [SavedLists] = []
         for file in config.saved {
             if let reading = try SavedFile.reading(file) {
@@ -51,7 +62,7 @@ struct SavedStage: Sendable {
             }
         }
 
-        let result = Result(favorites: resolve(merged.favorites), readLater: resolve(merged.readLater))
+        let result = Lists(favorites: resolve(merged.favorites), readLater: resolve(merged.readLater))
         // Keep the data of matched saved articles, so they outlive their source's list.
         let toKeep = (result.favorites + result.readLater).filter(\.matched).map {
             SavedSnapshot(entryKey: $0.entry.key, article: $0.article)
@@ -62,5 +73,9 @@ struct SavedStage: Sendable {
             logger.warning("cache: \(error)")
         }
         return result
+    }
+
+    package func summary(of lists: Lists) -> String {
+        "\(lists.favorites.count) favorites, \(lists.readLater.count) read later"
     }
 }

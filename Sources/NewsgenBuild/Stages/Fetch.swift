@@ -1,0 +1,43 @@
+package import Foundation
+package import Logging
+package import NewsgenConfig
+package import NewsgenFetch
+package import NewsgenModel
+package import NewsgenStore
+
+/// Stage 2: fetch every source (see `FetchStage`, which does the work) and say per source
+/// what may be shown. A source that fails is a report, never a failure of the stage.
+package struct Fetch: BuildStep {
+    package static let stage = BuildStage.fetch
+
+    package var config: SiteConfig
+    package var providers: [any SourceProvider]
+    package var store: any ArticleStore
+    package var now: Date
+    /// Make no request: show what the cache and local files hold.
+    package var offline: Bool
+    /// Ignore refresh intervals.
+    package var refresh: Bool
+    package var logger: Logger
+
+    package init(config: SiteConfig, providers: [any SourceProvider], store: any ArticleStore, now: Date,
+                 offline: Bool, refresh: Bool, logger: Logger) {
+        self.config = config
+        self.providers = providers
+        self.store = store
+        self.now = now
+        self.offline = offline
+        self.refresh = refresh
+        self.logger = logger
+    }
+
+    package func run(_ input: Void) async -> [SourceReport] {
+        await FetchStage(config: config, providers: providers, store: store, now: now,
+                         offline: offline, refresh: refresh, logger: logger).run()
+    }
+
+    package func summary(of sources: [SourceReport]) -> String {
+        let notFetched = sources.filter { if case .fetched = $0.status { false } else { true } }.count
+        return "\(sources.count) sources (\(notFetched) from cache or unavailable), \(sources.reduce(0) { $0 + $1.articles.count }) articles"
+    }
+}

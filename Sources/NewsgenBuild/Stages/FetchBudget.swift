@@ -1,0 +1,136 @@
+import Foundation
+import NewsgenModel
+import NewsgenConfig
+import NewsgenFetch
+
+/// How many sources the fetch stage fetches at once: many in all, few per host, so that a
+/// dead or slow host holds two slots and the healthy sources go on around it.
+enum FetchLimits {
+    /// Sources in flight at once, across hosts (local files included).
+    static let overall = 48
+    /// Sources of one host in flight at once; the HTTP client opens no more connections to it either.
+    static let perHost = HTTPFetcher.maximumConnectionsPerHost
+
+    /// The host a source's requests go to, the key of the per-host limit; `nil` for local files.
+    static func host(of source: SourceConfig, newsapi: NewsAPISettings) -> String? {
+        switch source.kind {
+        case .feed(.remote(let url)), .json(.remote(let url)): url.host?.lowercased() ?? url.absoluteString
+        case .newsapi: newsapi.baseURL.host?.lowercased() ?? newsapi.baseURL.absoluteString
+        case .feed(.file), .json(.file): nil
+        }
+    }
+}
+
+/// The build-wide fetch budget (`fetchBudgetSeconds`): a point on the continuous clock after
+/// which no source is fetched and those in flight are stopped.
+struct FetchBudget: Sendable {
+    var seconds: Double
+    var end: ContinuousClock.Instant
+
+    /// A budget of `seconds` that starts now.
+    init(seconds: Double, clock: ContinuousClock = ContinuousClock()) {
+        self.seconds = seconds
+        end = clock.now.advanced(by: .milliseconds(Int64((seconds * 1000).rounded())))
+    }
+
+    var isExhausted: Bool { ContinuousClock.now >= end }
+}
+
+/// A provider held to the fetch budget and the request deadline: each request carries its
+/// source's `timeoutSeconds` (else the site's), and a fetch still running when the budget ends
+/// is abandoned (its requests cancelled) with `SourceError.budgetExhausted`; after the end no
+/// fetch starts.
+struct BudgetedProvider: SourceProvider {
+    var base: any SourceProvider
+    var budget: FetchBudget
+    var config: SiteConfig
+
+    func handles(_ source: SourceConfig) -> Bool { base.handles(source) }
+
+    var unavailable: ProviderUnavailable? { base.unavailable }
+
+    func fetch(_ request: FetchRequest) async throws(SourceError) -> FetchOutcome {
+        let exhausted = SourceError.budgetExhausted(seconds: budget.seconds)
+        guard !budget.isExhausted else { throw exhausted }
+        var request = request
+        if request.timeout == nil {
+            let seconds = config.timeoutSeconds(for: request.source)
+            request.timeout = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+        let (base, end, limited) = (base, budget.end, request)
+        let result = await Race.first(
+            { () async -> Result<FetchOutcome, SourceError> in
+                do throws(SourceError) {
+                    return .success(try await base.fetch(limited))
+                } catch {
+                    return .failure(error)
+                }
+            },
+            or: { () async -> Result<FetchOutcome, SourceError> in
+                try? await Task.sleep(until: end, clock: .continuous)
+                return .failure(exhausted)
+            }
+        )
+        return try result.get()
+    }
+}
+
+/// The first of two operations to finish, without waiting for the other, which is cancelled.
+///
+/// Not a task group: a group waits for every child, and a NewsAPI source that waits for its
+/// batch's shared request does not stop when cancelled, so the budget could not cut it off.
+enum Race {
+    static func first<T: Sendable>(_ one: @escaping @Sendable () async -> T, or other: @escaping @Sendable () async -> T) async -> T {
+        let slot = Slot<T>()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                slot.arm(continuation)
+                let tasks = [Task { slot.finish(await one()) }, Task { slot.finish(await other()) }]
+                slot.onFinish { tasks.forEach { $0.cancel() } }
+            }
+        } onCancel: {
+            slot.cancelAll()
+        }
+    }
+
+    /// Resumes the continuation once, with the first value, then cancels both tasks.
+    private final class Slot<T: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var continuation: CheckedContinuation<T, Never>?
+        private var finished = false
+        private var cancel: (@Sendable () -> Void)?
+        private var cancelRequested = false
+
+        func arm(_ continuation: CheckedContinuation<T, Never>) {
+            lock.withLock { self.continuation = continuation }
+        }
+
+        func onFinish(_ cancel: @escaping @Sendable () -> Void) {
+            let now = lock.withLock { () -> Bool in
+                if finished || cancelRequested { return true }
+                self.cancel = cancel
+                return false
+            }
+            if now { cancel() }
+        }
+
+        func finish(_ value: T) {
+            let (continuation, cancel) = lock.withLock { () -> (CheckedContinuation<T, Never>?, (@Sendable () -> Void)?) in
+                guard !finished else { return (nil, nil) }
+                finished = true
+                defer { self.continuation = nil; self.cancel = nil }
+                return (self.continuation, self.cancel)
+            }
+            continuation?.resume(returning: value)
+            cancel?()
+        }
+
+        func cancelAll() {
+            let cancel = lock.withLock { () -> (@Sendable () -> Void)? in
+                cancelRequested = true
+                return self.cancel
+            }
+            cancel?()
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package import Foundation
+package import NewsgenRender
+
+/// Stage 1: read and check the theme before any request is made, so a broken template costs
+/// no fetch. A site that names no templates folder and has none gets the built-in theme.
+package struct LoadTemplates: BuildStep {
+    package static let stage = BuildStage.loadTemplates
+
+    package var folder: URL
+    /// Use the built-in theme when `folder` does not exist (site.json did not name one).
+    package var builtInIfMissing: Bool
+
+    package init(folder: URL, builtInIfMissing: Bool) {
+        self.folder = folder
+        self.builtInIfMissing = builtInIfMissing
+    }
+
+    package func run(_ input: Void) async throws(TemplateError) -> TemplateSet {
+        try await TemplateSet.load(folder: folder, builtInIfMissing: builtInIfMissing)
+    }
+
+    package func summary(of output: TemplateSet) -> String { "" }
+}

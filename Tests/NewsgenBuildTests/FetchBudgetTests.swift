@@ -1,0 +1,136 @@
+import Foundation
+import Hummingbird
+import Testing
+@testable import NewsgenModel
+@testable import NewsgenConfig
+@testable import NewsgenStore
+@testable import NewsgenFetch
+@testable import NewsgenBuild
+import NewsgenTestSupport
+
+/// The fetch stage's deadlines: a build-wide fetch budget, and per-host limits so that dead or
+/// slow hosts do not hold up the healthy ones. Against real servers on 127.0.0.x.
+@Suite("Fetch budget and per-host limits")
+struct FetchBudgetTests {
+    static let now = TestSupport.date("2026-11-21T12:00:00Z")
+
+    static func feed(_ id: String, _ url: URL) -> SourceConfig {
+        SourceConfig(id: id, kind: .feed(.remote(url)))
+    }
+
+    static func run(_ config: SiteConfig, store: MemoryStore = MemoryStore(), http: HTTPFetcher) async -> ([SourceReport], LogRecorder, Double) {
+        let (logger, recorder) = TestSupport.recordingLogger()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let reports = await FetchStage(config: config, providers: [FeedProvider(http: http, articlesPerSource: 10, retry: .none)],
+                                       store: store, now: now, offline: false, refresh: false, logger: logger).run()
+        return (reports, recorder, (clock.now - start).seconds)
+    }
+
+    @Test("when the fetch budget ends, a source still waiting is shown from the cache, stopped by the budget")
+    func budgetEnds() async throws {
+        let feed = try TestSupport.fixture("world.xml")
+        try await withSilentServer(host: "127.0.0.2") { silent in
+            try await withTestServer({ router in
+                router.get("feed") { _, _ in Response.body(feed) }
+            }) { healthy in
+                let store = MemoryStore()
+                let cached = SourceContent(format: .rss2, articles: [
+                    Article(id: "old", sourceID: "dead", title: "An older story", url: "https://example.com/old", published: Self.now),
+                ])
+                try await store.recordSuccess(of: "dead", content: cached, at: Self.now.addingTimeInterval(-86_400))
+                var config = try NewsAPITestSupport.config(server: healthy, sources: [
+                    Self.feed("dead", silent.appendingPathComponent("feed")), Self.feed("fine", healthy.appendingPathComponent("feed")),
+                ])
+                config.timeoutSeconds = 60
+                config.fetchBudgetSeconds = 8
+                let (reports, log, seconds) = try await withHTTPFetcher(timeout: .seconds(60)) { http in await Self.run(config, store: store, http: http) }
+
+                #expect(seconds >= 7.9 && seconds < 40, "took \(seconds) s with an 8 s budget and a 60 s deadline")
+                let dead = try #require(reports.first { $0.id == "dead" })
+                #expect(dead.status == .stale(lastSuccess: Self.now.addingTimeInterval(-86_400), error: "stopped by the 8 s fetch budget"))
+                #expect(dead.articles.map(\.id) == ["old"])
+                // The healthy source is fetched long before the budget ends on a quiet machine; a
+                // loaded one (load average 15 on two cores) has stretched it past 8 s, so it is not asserted.
+                #expect(log.warnings.contains { $0.hasPrefix("source \"dead\": stopped by the 8 s fetch budget; showing 1 cached articles") },
+                        "warnings: \(log.warnings)")
+                #expect(try await store.state(of: "dead")?.lastError == "stopped by the 8 s fetch budget")
+            }
+        }
+    }
+
+    @Test("a source's own timeoutSeconds is its requests' deadline")
+    func perSourceTimeout() async throws {
+        try await withSilentServer { silent in
+            var config = try NewsAPITestSupport.config(server: silent, sources: [
+                SourceConfig(id: "quick", kind: .feed(.remote(silent.appendingPathComponent("feed"))), timeoutSeconds: 1),
+            ])
+            config.timeoutSeconds = 60
+            let (reports, _, seconds) = try await withHTTPFetcher(timeout: .seconds(60)) { http in await Self.run(config, http: http) }
+            #expect(reports.first?.status == .unavailable(since: Self.now, error: "no complete answer within 1 s"))
+            #expect(seconds < 40, "took \(seconds) s; the site's deadline is 60 s")
+        }
+    }
+
+    @Test("sources on a silent host hold two slots; the healthy hosts' sources are fetched as if it were absent")
+    func deadHostDoesNotHoldUpOthers() async throws {
+        let feed = try TestSupport.fixture("world.xml")
+        let gauge = InFlightGauge()
+        let served = ServedTimes()
+        let hosts = (3...8).map { "127.0.0.\($0)" }
+        try await withSilentServer(host: "127.0.0.2") { silent in
+            try await withTestServers(hosts: hosts, { router, host in
+                router.get("feed/:n") { _, _ in
+                    try await gauge.measure(host) {
+                        try await Task.sleep(for: .milliseconds(200))
+                        served.mark()
+                        return Response.body(feed)
+                    }
+                }
+            }) { bases in
+                let dead = (0..<8).map { Self.feed("dead-\($0)", silent.appendingPathComponent("feed/\($0)")) }
+                let healthy = (0..<24).map { Self.feed("ok-\($0)", bases[$0 % bases.count].appendingPathComponent("feed/\($0)")) }
+                // The dead sources come first, so that a stage with one shared queue would start them first.
+                var config = try NewsAPITestSupport.config(server: silent, sources: dead + healthy)
+                config.timeoutSeconds = 10
+                config.fetchBudgetSeconds = 12
+                served.start()
+                let (reports, _, seconds) = try await withHTTPFetcher(timeout: .seconds(20)) { http in await Self.run(config, http: http) }
+
+                #expect(reports.filter { $0.id.hasPrefix("ok-") }.allSatisfy { $0.status == .fetched }, "\(reports.filter { $0.id.hasPrefix("ok-") && $0.status != .fetched }.map { "\($0.id): \($0.status)" })")
+                let lastHealthy = served.latest
+                // Four rounds of 200 ms per host. Behind the dead sources (listed first) in one shared
+                // queue, the healthy ones would wait for their 10 s deadlines.
+                #expect(lastHealthy < 9, "the last healthy source was served \(lastHealthy) s in")
+                #expect(gauge.peakPerHost <= 2)
+                let errors = reports.filter { $0.id.hasPrefix("dead-") }.compactMap(\.status.error)
+                // Two at a time on the dead host: the first two time out at 10 s, the budget stops the rest at 12 s.
+                let timedOut = errors.filter { $0 == "no complete answer within 10 s" }.count
+                let stopped = errors.filter { $0 == "stopped by the 12 s fetch budget" }.count
+                #expect(timedOut + stopped == 8 && timedOut <= 4 && stopped >= 4, "errors: \(errors)")
+                #expect(seconds >= 11.9 && seconds < 30, "took \(seconds) s")
+            }
+        }
+    }
+}
+
+/// When requests were served, in seconds after `start()`.
+final class ServedTimes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var origin = ContinuousClock.now
+    private var times: [Double] = []
+
+    func start() { lock.withLock { origin = ContinuousClock.now } }
+    func mark() { lock.withLock { times.append((ContinuousClock.now - origin).seconds) } }
+    var latest: Double { lock.withLock { times.max() ?? 0 } }
+}
+
+extension SourceReport.Status {
+    /// The error a failed source shows, if any.
+    var error: String? {
+        switch self {
+        case .stale(_, let error), .unavailable(_, let error): error
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Hummingbird
+import Testing
+@testable import NewsgenModel
+@testable import NewsgenFetch
+import NewsgenTestSupport
+
+/// Each request ends at its total deadline, however the server misbehaves: tested against
+/// silent, trickling and slow servers on the loopback interface.
+@Suite("Request deadlines")
+struct DeadlineTests {
+    static func source(_ url: URL) -> SourceConfig {
+        SourceConfig(id: "slow", kind: .feed(.remote(url)))
+    }
+
+    /// Fetches `url` as a feed source; returns the error and the seconds it took.
+    static func failure(_ url: URL, fetcherTimeout: Duration = .seconds(20), requestTimeout: Duration?,
+                        retry: RetryPolicy = .none) async throws -> (SourceError?, Double) {
+        try await withHTTPFetcher(timeout: fetcherTimeout) { fetcher in
+            let provider = FeedProvider(http: fetcher, articlesPerSource: 10, retry: retry)
+            let clock = ContinuousClock()
+            let start = clock.now
+            do throws(SourceError) {
+                _ = try await provider.fetch(FetchRequest(source: source(url), timeout: requestTimeout))
+                return (nil, (clock.now - start).seconds)
+            } catch {
+                return (error, (clock.now - start).seconds)
+            }
+        }
+    }
+
+    @Test("a server that sends one byte a second is cut off at the deadline, body included")
+    func trickle() async throws {
+        try await withTestServer({ router in
+            router.get("feed") { _, _ in Response.trickle(300, every: .seconds(1)) }
+        }) { base in
+            let (error, seconds) = try await Self.failure(base.appendingPathComponent("feed"), requestTimeout: .seconds(1))
+            #expect(error == .transport(.timedOut(seconds: 1)))
+            #expect(error?.message == "no complete answer within 1 s")
+            #expect(seconds < 60, "took \(seconds) s; the server trickles for 300 s")
+        }
+    }
+
+    @Test("a server that accepts the connection and never answers is cut off at the deadline")
+    func silent() async throws {
+        try await withSilentServer { base in
+            let (error, seconds) = try await Self.failure(base.appendingPathComponent("feed"), requestTimeout: .milliseconds(1500))
+            #expect(error == .transport(.timedOut(seconds: 1.5)))
+            #expect(error?.message == "no complete answer within 1.5 s")
+            #expect(seconds >= 1.4 && seconds < 60, "took \(seconds) s; the server never answers")
+        }
+    }
+
+    @Test("without a timeout of its own, a request has the fetcher's")
+    func fetcherDefault() async throws {
+        try await withSilentServer { base in
+            let (error, seconds) = try await Self.failure(base, fetcherTimeout: .seconds(1), requestTimeout: nil)
+            #expect(error?.message == "no complete answer within 1 s")
+            #expect(seconds < 60, "took \(seconds) s; the server never answers")
+        }
+    }
+
+    @Test("a retry's deadline is what is left of the retry budget: one deadline plus the retry's share, not one per attempt")
+    func retryDeadline() {
+        let policy = RetryPolicy.standard
+        #expect(policy.deadline(forAttempt: 1, elapsed: .zero, timeout: .seconds(30)) == .seconds(30))
+        #expect(policy.deadline(forAttempt: 2, elapsed: .seconds(31), timeout: .seconds(30)) == .seconds(14))
+        #expect(policy.deadline(forAttempt: 2, elapsed: .seconds(2), timeout: .seconds(5)) == .seconds(5))
+        #expect(policy.deadline(forAttempt: 3, elapsed: .seconds(45), timeout: .seconds(30)) == .milliseconds(100))
+    }
+
+    @Test("a server that never answers, retried: the error names the deadline and the attempts, and the retry ends with the budget")
+    func silentRetried() async throws {
+        try await withSilentServer { base in
+            // Deadline 2 s; retries may wait and run until 3 s after the first attempt began.
+            let retry = RetryPolicy(attempts: 3, baseDelay: .milliseconds(100), maxDelay: .milliseconds(100), budget: .seconds(3), jitter: 0)
+            let (error, seconds) = try await Self.failure(base, requestTimeout: .seconds(2), retry: retry)
+            // On a quiet machine: two attempts in about 3 s (three whole ones would take 6.2 s).
+            // A loaded one may leave no time for the retry.
+            #expect(error == .transport(.timedOut(seconds: 2), attempts: 2) || error == .transport(.timedOut(seconds: 2), attempts: 1), "\(String(describing: error))")
+            #expect(error?.message.hasPrefix("no complete answer within 2 s") == true)
+            #expect(seconds >= 2.9 || error?.attempts == 1, "took \(seconds) s")
+            #expect(seconds < 60, "took \(seconds) s; the server never answers")
+        }
+    }
+
+    @Test("at most two connections to one host at a time, and the others wait their turn")
+    func twoConnectionsPerHost() async throws {
+        let feed = try TestSupport.fixture("world.xml")
+        let gauge = InFlightGauge()
+        try await withTestServer({ router in
+            router.get("feed/:n") { _, _ in
+                try await gauge.measure("127.0.0.1") {
+                    try await Task.sleep(for: .milliseconds(300))
+                    return Response.body(feed)
+                }
+            }
+        }) { base in
+            try await withHTTPFetcher(timeout: .seconds(20)) { fetcher in
+                let provider = FeedProvider(http: fetcher, articlesPerSource: 10, retry: .none)
+                let fetched = await withTaskGroup(of: Bool.self) { group in
+                    for n in 0..<6 {
+                        let source = SourceConfig(id: "s\(n)", kind: .feed(.remote(base.appendingPathComponent("feed/\(n)"))))
+                        group.addTask { (try? await provider.fetch(FetchRequest(source: source)))?.content != nil }
+                    }
+                    return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+                }
+                #expect(fetched == 6)
+            }
+        }
+        #expect(gauge.peakPerHost == 2)
+    }
+}

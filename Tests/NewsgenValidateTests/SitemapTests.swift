@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import NewsgenXML
+@testable import NewsgenValidate
+@testable import NewsgenRender
+import NewsgenTestSupport
+
+/// Sitemaps within the protocol: at most 50,000 URLs a file, and past that a sitemap index.
+@Suite("Sitemaps")
+struct SitemapTests {
+    static let context = FeedContext(baseURL: URL(string: "https://news.example.org/")!, language: "en", siteTitle: "T")
+
+    /// Writes the sitemap files for `pages` into a new folder, as a build would.
+    func writeSitemaps(pages: [String], limit: Int) throws -> (folder: URL, files: [String: String]) {
+        let folder = try TestSupport.temporaryFolder()
+        var written: [String: String] = [:]
+        for file in SitemapWriter.files(pages: pages, limit: limit) {
+            let text = SitemapWriter.write(file, context: Self.context)
+            let url = folder.appendingPathComponent(file.path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            written[file.path] = text
+        }
+        return (folder, written)
+    }
+
+    func locs(_ text: String) -> [String] {
+        text.components(separatedBy: "<loc>").dropFirst().compactMap { $0.components(separatedBy: "</loc>").first }
+    }
+
+    @Test("up to the limit, one sitemap.xml lists every page")
+    func oneFile() throws {
+        let pages = (1...10).map { "articles/\($0)/" }
+        let (_, files) = try writeSitemaps(pages: pages, limit: 10)
+        #expect(Array(files.keys) == ["sitemap.xml"])
+        #expect(locs(files["sitemap.xml"] ?? "") == pages.map { "https://news.example.org/" + $0 })
+    }
+
+    @Test("past the limit, sitemap.xml is an index of sitemaps/<n>.xml, each within the limit, listing every page once")
+    func index() async throws {
+        let pages = (1...25).map { "articles/\($0)/" }
+        let (folder, files) = try writeSitemaps(pages: pages, limit: 10)
+        #expect(Set(files.keys) == ["sitemap.xml", "sitemaps/1.xml", "sitemaps/2.xml", "sitemaps/3.xml"])
+        let index = try #require(files["sitemap.xml"])
+        #expect(index.contains("<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">"))
+        #expect(locs(index) == (1...3).map { "https://news.example.org/sitemaps/\($0).xml" })
+        let parts = (1...3).map { locs(files["sitemaps/\($0).xml"] ?? "") }
+        #expect(parts.map(\.count) == [10, 10, 5])
+        #expect(parts.flatMap { $0 } == pages.map { "https://news.example.org/" + $0 })
+        let report = await SiteValidator.validate(directory: folder)
+        #expect(report.filesChecked == 4)
+        #expect(report.problems.isEmpty, "\(report.problems)")
+    }
+
+    @Test("at the real limit: 50,001 pages make two sitemaps (50,000 and 1) that validate")
+    func realLimit() async throws {
+        let pages = (1...50_001).map { "articles/story-number-\($0)/" }
+        let (folder, files) = try writeSitemaps(pages: pages, limit: SitemapWriter.urlLimit)
+        #expect(Set(files.keys) == ["sitemap.xml", "sitemaps/1.xml", "sitemaps/2.xml"])
+        #expect(locs(files["sitemaps/2.xml"] ?? "") == ["https://news.example.org/articles/story-number-50001/"])
+        let report = await SiteValidator.validate(directory: folder)
+        #expect(report.problems.isEmpty, "\(report.problems.prefix(3))")
+    }
+
+    @Test("a sitemap of more than 50,000 URLs is a sitemap-schema problem that says to split it")
+    func overLimit() async throws {
+        let folder = try TestSupport.temporaryFolder()
+        let file = SitemapWriter.File(path: "sitemap.xml", body: .urls((1...50_001).map { "p/\($0)/" }))
+        try SitemapWriter.write(file, context: Self.context).write(to: folder.appendingPathComponent("sitemap.xml"), atomically: true, encoding: .utf8)
+        let report = await SiteValidator.validate(directory: folder)
+        #expect(report.problems.map(\.rule) == [.sitemapSchema])
+        #expect(report.problems.first?.message == "<urlset> has 50001 <url> entries; a sitemap may list at most 50000; split it into sitemaps listed by a sitemap index")
+    }
+
+    @Test("files below sitemaps/ are checked as sitemaps: a relative loc in an index part is reported")
+    func partsAreSitemaps() async throws {
+        #expect(FileKind(path: "sitemaps/3.xml") == .sitemap)
+        #expect(FileKind(path: "other/3.xml") == .xml)
+        let folder = try TestSupport.temporaryFolder()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sitemaps"), withIntermediateDirectories: true)
+        try #"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>/a/</loc></url></urlset>"#
+            .write(to: folder.appendingPathComponent("sitemaps/1.xml"), atomically: true, encoding: .utf8)
+        let report = await SiteValidator.validate(directory: folder)
+        #expect(report.problems.map(\.rule) == [.sitemapSchema])
+    }
+}
