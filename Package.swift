@@ -10,6 +10,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "newsgen", targets: ["newsgen"]),
+        // For the fuzz targets in Fuzz/ (a package of their own, built with libFuzzer).
+        .library(name: "NewsgenFuzzing", targets: ["NewsgenFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -102,6 +104,12 @@ let package = Package(
             ],
             swiftSettings: layer
         ),
+        // The readers of untrusted input as the fuzz targets (Fuzz/) and their regression tests drive them.
+        .target(
+            name: "NewsgenFuzzing",
+            dependencies: ["NewsgenModel", "NewsgenXML", "NewsgenConfig", "NewsgenFetch"],
+            swiftSettings: layer
+        ),
         // Templates/ and the .rng schemas, embedded into the binary at build time.
         .executableTarget(name: "EmbedFilesTool", path: "Plugins/EmbedFilesTool"),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
@@ -174,6 +182,7 @@ let package = Package(
             name: "NewsgenBuildTests",
             dependencies: [
                 "NewsgenModel", "NewsgenXML", "NewsgenConfig", "NewsgenFetch", "NewsgenStore", "NewsgenRender", "NewsgenValidate", "NewsgenBuild", "NewsgenTestSupport",
+                "NewsgenFuzzing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -32,8 +32,8 @@ struct BuildCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = logging.makeLogger()
-        let status = await BuildRunner(site: site, outputOverride: output, offline: offline,
-                                       refresh: refresh, full: full, wait: wait, logger: logger).run()
+        let status = await StopSignals.run(BuildRunner(site: site, outputOverride: output, offline: offline,
+                                                       refresh: refresh, full: full, wait: wait, logger: logger))
         if status != 0 { throw ExitCode(status) }
     }
 }

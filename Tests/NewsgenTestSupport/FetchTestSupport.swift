@@ -4,10 +4,11 @@ import Foundation
 
 extension RetryPolicy {
     /// Retries that wait 10 ms, then 20 ms (no jitter); the waits are recorded in `sleeps`
-    /// instead of waited when it is given.
+    /// instead of waited when it is given. The budget is far beyond any test's attempts, so that
+    /// a machine busy with the rest of the suite never cuts a retry short.
     package static func fast(attempts: Int = 3, sleeps: SleepLog? = nil) -> RetryPolicy {
         RetryPolicy(
-            attempts: attempts, baseDelay: .milliseconds(10), maxDelay: .milliseconds(40), budget: .seconds(30), jitter: 0,
+            attempts: attempts, baseDelay: .milliseconds(10), maxDelay: .milliseconds(40), budget: .seconds(600), jitter: 0,
             sleep: { delay in
                 if let sleeps { sleeps.append(delay) } else { try await Task.sleep(for: delay) }
             }

@@ -18,6 +18,8 @@ public struct PublishError: Error, Sendable, CustomStringConvertible {
         case cannotWrite
         case cannotMovePreviousAside
         case cannotMoveIntoPlace
+        /// The build was cancelled (SIGINT, SIGTERM) before the swap: the staging folder is removed.
+        case stopped
     }
 
     /// The file or folder concerned.
@@ -48,6 +50,7 @@ public struct PublishError: Error, Sendable, CustomStringConvertible {
         case .cannotWrite: sentence = "cannot write\(because)"
         case .cannotMovePreviousAside: sentence = "cannot move the previous site aside\(because)"
         case .cannotMoveIntoPlace: sentence = "cannot move the new site into place\(because)"
+        case .stopped: sentence = "the build was stopped before publishing; nothing was published"
         }
         return "\(path.path): \(sentence)"
     }
@@ -107,10 +110,16 @@ package struct Publisher: Sendable {
         public var unchanged = 0
     }
 
+    /// The prefix of the staging folders of this output: `.public.staging-`.
+    private var stagingPrefix: String { ".\(output.lastPathComponent).staging-" }
+
     /// A new, empty staging folder next to the output (same file system, so the swap is a rename).
+    /// Staging folders left by builds that were killed are removed first.
     public func makeStaging() throws(PublishError) -> URL {
+        try checkNotStopped()
         let parent = output.deletingLastPathComponent()
-        let staging = parent.appendingPathComponent(".\(output.lastPathComponent).staging-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+        removeLeftovers(in: parent)
+        let staging = parent.appendingPathComponent("\(stagingPrefix)\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
@@ -118,6 +127,23 @@ package struct Publisher: Sendable {
             throw PublishError(parent, .cannotCreateStaging, reason: FileProblem.describe(error))
         }
         return staging
+    }
+
+    /// Removes the staging folders (and previous sites set aside) that a killed build left beside
+    /// the output: those whose process, named in the folder's name, no longer runs.
+    private func removeLeftovers(in parent: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        for name in names where name.hasPrefix(stagingPrefix) {
+            guard let pid = Int32(name.dropFirst(stagingPrefix.count).prefix { $0 != "-" }),
+                  pid != ProcessInfo.processInfo.processIdentifier,
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            remove(parent.appendingPathComponent(name), what: "a build that was killed")
+        }
+    }
+
+    /// Throws `.stopped` once the build's task is cancelled: nothing more is written or swapped.
+    private func checkNotStopped() throws(PublishError) {
+        if Task.isCancelled { throw PublishError(output, .stopped) }
     }
 
     /// Whether the output is a site an earlier newsgen, from before the marker, published:
@@ -132,6 +158,7 @@ package struct Publisher: Sendable {
     /// Writes files into the staging folder. A file identical to the published one is hard-linked
     /// from it instead of written, so static hosts and rsync see it unchanged.
     public func write(_ files: [OutputFile], to staging: URL) async throws(PublishError) -> WriteSummary {
+        try checkNotStopped()
         let output = self.output
         let files = files + [Self.marker]
         // Create every folder first, once, parents before children.
@@ -148,6 +175,7 @@ package struct Publisher: Sendable {
             }
         }
         let results = await Parallel.map(files) { file -> Result<Bool, PublishError> in
+            if Task.isCancelled { return .failure(PublishError(output, .stopped)) }
             let target = staging.appendingPathComponent(file.path)
             let published = output.appendingPathComponent(file.path)
             // Unchanged bytes: a hard link to the published file keeps its inode and mtime.
@@ -178,6 +206,8 @@ package struct Publisher: Sendable {
     /// else two renames (the output is missing for an instant, never half-written).
     public func swap(in staging: URL) throws(PublishError) {
         let fileManager = FileManager.default
+        // The last moment a stop can still keep the previous site: after this, the swap is one rename.
+        try checkNotStopped()
         // Checked again here: files may have appeared in the output while the build ran.
         try checkReplaceable()
         if !fileManager.fileExists(atPath: output.path) {
@@ -215,7 +245,9 @@ package struct Publisher: Sendable {
         do {
             try FileManager.default.removeItem(at: folder)
         } catch {
-            logger?.warning("\(folder.path): cannot remove this folder of \(what) (\(FileProblem.describe(error))); delete it by hand")
+            // Shown even after a stop signal (see `StopSignals`): it asks someone to act.
+            logger?.warning("\(folder.path): cannot remove this folder of \(what) (\(FileProblem.describe(error))); delete it by hand",
+                            metadata: ["afterStop": "shown"])
         }
     }
 }

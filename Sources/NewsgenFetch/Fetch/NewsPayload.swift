@@ -106,8 +106,10 @@ struct NewsPayload: Sendable, Decodable {
                 while !list.isAtEnd {
                     if let item = try? list.decode(Item.self) {
                         items.append(item)
-                    } else {
-                        _ = try? list.decode(LooseValue.self)
+                    } else if (try? list.decode(LooseValue.self)) == nil {
+                        // Nothing decodes this element, so the list cannot move past it: stop
+                        // here rather than loop for ever (found by the news-json fuzz target).
+                        break
                     }
                 }
                 self.items = items
@@ -143,14 +145,17 @@ struct NewsPayload: Sendable, Decodable {
 
 /// Any JSON value, decoded only to step over it.
 private struct LooseValue: Decodable {
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
+    /// Never fails: the loops above skip an element by decoding it as this, and an element that
+    /// failed (a number beyond Double, such as 1e999) would leave the list where it was, for ever
+    /// (found by the news-json fuzz target).
+    init(from decoder: Decoder) {
+        guard let container = try? decoder.singleValueContainer() else { return }
         if container.decodeNil() { return }
         if (try? container.decode(Bool.self)) != nil { return }
         if (try? container.decode(Double.self)) != nil { return }
         if (try? container.decode(String.self)) != nil { return }
         if (try? container.decode([LooseValue].self)) != nil { return }
-        _ = try container.decode([String: LooseValue].self)
+        _ = try? container.decode([String: LooseValue].self)
     }
 }
 

@@ -1,0 +1,125 @@
+public import Foundation
+import NewsgenConfig
+import NewsgenFetch
+import NewsgenModel
+import NewsgenXML
+
+/// The readers of untrusted bytes that the fuzz targets in Fuzz/ drive, one case each.
+///
+/// Each entry runs one input through the code a build runs on it, and checks what must hold for
+/// every input; a crash, a hang or a failed check is a bug. The regression tests run the kept
+/// inputs (Fuzz/Regressions/<target>/) through the same entries, so a fixed bug stays fixed
+/// in the ordinary `swift test`.
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// RSS 2.0, RSS 1.0, Atom 1.0 and JSON Feed, read as a local feed source is: parse, then
+    /// the articles a page shows (summaries through HTMLText, dates, links).
+    case feed
+    /// The `news` / NewsAPI JSON payload, read as a local `json` source is.
+    case newsJSON = "news-json"
+    /// The lenient feed date parser and the strict RFC 822 / RFC 3339 checks.
+    case date
+    /// HTML found in feeds: HTML-to-text, the first image, and the sanitizer.
+    case html
+    /// site.json.
+    case siteConfig = "site-config"
+    /// saved.json.
+    case savedLists = "saved-lists"
+
+    /// Runs one input; returns a sentence when a check failed.
+    public func run(_ data: Data) async -> String? {
+        switch self {
+        case .feed: await source(data, kind: { .feed(.file($0)) }, provider: FeedProvider(http: nil, articlesPerSource: 50))
+        case .newsJSON: await source(data, kind: { .json(.file($0)) }, provider: JSONNewsProvider(http: nil, articlesPerSource: 50))
+        case .date: Self.date(data)
+        case .html: Self.html(data)
+        case .siteConfig: Self.siteConfig(data)
+        case .savedLists: Self.savedLists(data)
+        }
+    }
+
+    /// A scratch folder of this process's own for the inputs that are read as files.
+    private static let scratch: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("newsgen-fuzz-\(ProcessInfo.processInfo.processIdentifier)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }()
+
+    /// Runs one input on this thread, for libFuzzer's synchronous entry point (never call it
+    /// from a task: it blocks its thread until the work, run on Swift's pool, is done).
+    public func runBlocking(_ data: Data) -> String? {
+        let done = DispatchSemaphore(value: 0)
+        let box = Box()
+        Task {
+            box.problem = await run(data)
+            done.signal()
+        }
+        done.wait()
+        return box.problem
+    }
+
+    private final class Box: @unchecked Sendable {
+        var problem: String?
+    }
+
+    private func source(_ data: Data, kind: (URL) -> SourceConfig.Kind, provider: some SourceProvider) async -> String? {
+        let file = Self.scratch.appendingPathComponent(rawValue)
+        do {
+            try data.write(to: file)
+        } catch {
+            return nil  // the machine, not the input
+        }
+        let request = FetchRequest(source: SourceConfig(id: "fuzz", kind: kind(file)))
+        let outcome = try? await provider.fetch(request)
+        guard case .fetched(let content)? = outcome else { return nil }
+        if content.articles.count > 50 {
+            return "\(content.articles.count) articles from one source, more than articlesPerSource (50)"
+        }
+        for article in content.articles {
+            for (name, text) in [("title", article.title), ("summary", article.summary)] {
+                if text.unicodeScalars.contains(where: { !Text.isAllowedInXML($0) }) {
+                    return "an article's \(name) holds a character XML forbids: \(text.debugDescription)"
+                }
+            }
+        }
+        return nil
+    }
+
+    private static func date(_ data: Data) -> String? {
+        let text = String(decoding: data, as: UTF8.self)
+        _ = Dates.rfc822Problem(text)
+        _ = Dates.rfc3339Problem(text, uppercaseOnly: false)
+        guard let date = Dates.parse(text) else { return nil }
+        guard date.timeIntervalSinceReferenceDate.isFinite else { return "\(text.debugDescription) parsed to a date that is not finite" }
+        _ = Dates.readable(date)
+        _ = Dates.readableDay(date)
+        return nil
+    }
+
+    private static func html(_ data: Data) -> String? {
+        let html = String(decoding: data, as: UTF8.self)
+        let text = HTMLText.plainText(fromHTML: html)
+        if Text.collapsingWhitespace(text) != text {
+            return "HTMLText's text of \(html.debugDescription) is not collapsed: \(text.debugDescription)"
+        }
+        _ = HTMLText.firstImageSource(inHTML: html)
+        // The sanitizer, as article pages use it on full text: what it keeps never scripts.
+        if let clean = HTMLSanitizer.sanitize(html: html, base: "https://example.com/feed/") {
+            let lowered = clean.lowercased()
+            for banned in ["<script", "=\"javascript:", "='javascript:"] where lowered.contains(banned) {
+                return "the sanitizer kept \(banned) of \(html.debugDescription): \(clean.debugDescription)"
+            }
+        }
+        return nil
+    }
+
+    private static func siteConfig(_ data: Data) -> String? {
+        let file = scratch.appendingPathComponent("site.json")
+        _ = try? SiteConfig.decode(data, file: file)
+        return nil
+    }
+
+    private static func savedLists(_ data: Data) -> String? {
+        _ = try? SavedFile.reading(data, file: "saved.json")
+        return nil
+    }
+}
