@@ -103,7 +103,7 @@ public struct Build: Sendable {
             // link of theirs still resolves, so only the new files need checking.
             let removed = previous.map { !Set($0.files.keys).subtracting(site.paths).isEmpty } ?? true
             let scope: Set<String>? = removed || site.carried.isEmpty ? nil : Set(site.files.map(\.path))
-            _ = try await clock.run(Validate(baseURL: config.baseURL, only: scope), staged.folder)
+            _ = try await clock.run(Validate(baseURL: config.baseURL, only: scope, files: site.paths + [Publisher.markerName]), staged.folder)
             try await clock.run(Publish(publisher: publisher), staged.folder)
         } catch {
             publisher.discard(staged.folder)

@@ -52,9 +52,12 @@ public enum SiteValidator {
     /// `baseURL` is where the site will be served (a build knows it); without it, rules that
     /// need it work from the files themselves. With `only`, just those files are checked (an
     /// incremental build's new files), their links still against every file of the site.
-    public static func validate(directory: URL, baseURL: URL? = nil, only: Set<String>? = nil) async -> ValidationReport {
+    /// `files`, when the caller knows them (a build does), saves listing the folder.
+    public static func validate(directory: URL, baseURL: URL? = nil, only: Set<String>? = nil, files known: [String]? = nil) async -> ValidationReport {
         let root = directory.standardizedFileURL
-        let files = regularFiles(below: root)
+        let files = known.map { paths in
+            paths.sorted().map { path in (path: path, size: only?.contains(path) == false ? 0 : fileSize(root.appendingPathComponent(path))) }
+        } ?? regularFiles(below: root)
         let paths = files.map(\.path)
         let context = Context(root: root, site: SiteFiles(files: paths), baseURL: baseURL)
         // Largest first, so that one big page does not finish last on a single core.
@@ -75,6 +78,12 @@ public enum SiteValidator {
         var root: URL
         var site: SiteFiles
         var baseURL: URL?
+    }
+
+    /// A file's size in bytes, 0 when it cannot be examined (reading it then reports why).
+    static func fileSize(_ file: URL) -> Int {
+        var status = stat()
+        return stat(file.path, &status) == 0 ? Int(status.st_size) : 0
     }
 
     /// Every regular file below `root` (symbolic links followed), relative to it, sorted, with its size.

@@ -10,14 +10,17 @@ package struct Validate: BuildStep {
     package var baseURL: URL?
     /// The files to check (their links still resolve against every file); `nil` for all.
     package var only: Set<String>?
+    /// Every file of the folder, when the build knows them; `nil` lists the folder.
+    package var files: [String]?
 
-    package init(baseURL: URL?, only: Set<String>? = nil) {
+    package init(baseURL: URL?, only: Set<String>? = nil, files: [String]? = nil) {
         self.baseURL = baseURL
         self.only = only
+        self.files = files
     }
 
     package func run(_ folder: URL) async throws(ValidationFailure) -> ValidationReport {
-        let report = await SiteValidator.validate(directory: folder, baseURL: baseURL, only: only)
+        let report = await SiteValidator.validate(directory: folder, baseURL: baseURL, only: only, files: files)
         guard report.isValid else { throw ValidationFailure(report: report) }
         return report
     }
