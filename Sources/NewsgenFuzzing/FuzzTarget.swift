@@ -104,10 +104,38 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         _ = HTMLText.firstImageSource(inHTML: html)
         // The sanitizer, as article pages use it on full text: what it keeps never scripts.
         if let clean = HTMLSanitizer.sanitize(html: html, base: "https://example.com/feed/") {
-            let lowered = clean.lowercased()
-            for banned in ["<script", "=\"javascript:", "='javascript:"] where lowered.contains(banned) {
-                return "the sanitizer kept \(banned) of \(html.debugDescription): \(clean.debugDescription)"
+            // Its output is well-formed XML; in it, no element that runs or embeds anything, no
+            // event handler, and no URL that is not http(s). (Text may say `href="javascript:`:
+            // it is escaped text, not an attribute.)
+            let wrapped = Data("<div>\(clean)</div>".utf8)
+            let (root, diagnostics) = wrapped.withUnsafeBytes { LibXML.parseXML($0, url: "sanitized.html", recover: false) }
+            guard let root else {
+                return "the sanitizer's output of \(html.debugDescription) is not well-formed (\(diagnostics.first?.message ?? "")): \(clean.debugDescription)"
             }
+            if let problem = unsafe(root) {
+                return "the sanitizer kept \(problem) of \(html.debugDescription): \(clean.debugDescription)"
+            }
+        }
+        return nil
+    }
+
+    /// The first thing in `element` or below that could run script or load a non-http(s) URL.
+    private static func unsafe(_ element: XMLElement) -> String? {
+        let name = element.name.lowercased()
+        if ["script", "iframe", "object", "embed", "form", "style", "svg", "math", "frame", "frameset", "applet", "base", "meta", "link"].contains(name) {
+            return "<\(name)>"
+        }
+        for attribute in element.attributes {
+            let key = attribute.name.lowercased()
+            if key.hasPrefix("on") || key == "style" || key == "srcdoc" { return "\(key)=" }
+            let value = String(attribute.value.unicodeScalars.filter { $0.value > 0x20 }).lowercased()
+            if ["href", "src", "cite", "action", "formaction", "background", "poster", "longdesc", "usemap", "data"].contains(key),
+               !(value.hasPrefix("http://") || value.hasPrefix("https://")) {
+                return "\(key)=\(attribute.value.debugDescription)"
+            }
+        }
+        for child in element.children {
+            if let problem = unsafe(child) { return problem }
         }
         return nil
     }
