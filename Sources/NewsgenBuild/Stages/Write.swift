@@ -36,20 +36,7 @@ package struct Write: BuildStep {
     /// Hard-links each carried file from the published site into the staging folder: the same
     /// inode, so its bytes and modification time stay as they are.
     private func carry(_ paths: [String], to staging: URL) async throws(PublishError) {
-        // Folders first, parents before children, each once, with mkdir(2): an article's page is
-        // in a folder of its own, and FileManager took seconds for ten thousand of them.
-        var created = Set<String>()
-        for folder in Set(paths.map { ($0 as NSString).deletingLastPathComponent }).filter({ !$0.isEmpty }).sorted() {
-            var path = ""
-            for part in folder.split(separator: "/") {
-                path += path.isEmpty ? String(part) : "/" + part
-                guard created.insert(path).inserted else { continue }
-                let url = staging.appendingPathComponent(path)
-                guard mkdir(url.path, 0o755) == 0 || errno == EEXIST else {
-                    throw PublishError(url, .cannotCreateFolder, reason: String(cString: strerror(errno)))
-                }
-            }
-        }
+        try publisher.createFolders(for: paths, in: staging)
         let (output, stagingPath) = (publisher.output.path, staging.path)
         let failures = await Parallel.map(paths) { path -> PublishError? in
             let target = stagingPath + "/" + path
