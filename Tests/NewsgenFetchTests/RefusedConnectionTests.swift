@@ -69,19 +69,8 @@ final class AcceptAndClose: @unchecked Sendable {
     private var stopped = false
 
     init() throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        (socket, port) = try TestSupport.boundSocket(listen: 16)
         let socket = socket
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0 && listen(socket, 16) == 0
-            }
-        }
-        try #require(ok)
-        port = Int(UInt16(bigEndian: address.sin_port))
         Thread.detachNewThread { [self] in
             while true {
                 let client = accept(socket, nil, nil)

@@ -41,21 +41,9 @@ package func withTestServer<T: Sendable>(
 /// A server that accepts connections (the kernel completes the handshake) and never sends a
 /// byte: the listening socket is never `accept`ed from. Closed when `body` returns.
 package func withSilentServer<T>(host: String = "127.0.0.1", _ body: (URL) async throws -> T) async throws -> T {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { throw TestSupportError("socket() failed: errno \(errno)") }
+    let (socket, port) = try TestSupport.boundSocket(host: host, listen: 64)
     defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr(host)
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-            bind(socket, pointer, length) == 0 && listen(socket, 64) == 0 && getsockname(socket, pointer, &length) == 0
-        }
-    }
-    guard bound, let url = URL(string: "http://\(host):\(UInt16(bigEndian: address.sin_port))") else {
-        throw TestSupportError("could not listen on \(host): errno \(errno)")
-    }
+    guard let url = URL(string: "http://\(host):\(port)") else { throw TestSupportError("no URL for \(host):\(port)") }
     return try await body(url)
 }
 

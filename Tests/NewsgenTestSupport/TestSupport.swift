@@ -44,20 +44,32 @@ package enum TestSupport {
 
     /// A port on 127.0.0.1 that nothing listens on now: bound by the kernel's choice, then closed.
     package static func closedPort() throws -> Int {
+        let (socket, port) = try boundSocket()
+        close(socket)
+        return port
+    }
+
+    /// A TCP socket bound to `host` (any 127.x.y.z) on a port the kernel picks, listening with
+    /// `backlog` when one is given. The caller closes it.
+    package static func boundSocket(host: String = "127.0.0.1", listen backlog: Int32? = nil) throws -> (socket: Int32, port: Int) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw TestSupportError("socket() failed: errno \(errno)") }
-        defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
                 bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+                    && backlog.map { listen(socket, $0) == 0 } ?? true
             }
         }
-        guard bound else { throw TestSupportError("could not bind a port on 127.0.0.1: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            let error = errno
+            close(socket)
+            throw TestSupportError("could not bind\(backlog == nil ? "" : " and listen on") a port on \(host): errno \(error)")
+        }
+        return (socket, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// Runs CPU-bound work on a thread of its own. Swift's cooperative pool has one thread per
