@@ -88,6 +88,27 @@ struct FeedRepairTests {
         #expect(feed.repairs == [.redeclaredEncoding(declared: "x-made-up", read: "UTF-8")])
     }
 
+    @Test("a code page declared by number is read in that code page, not guessed")
+    func codePageByNumber() throws {
+        // 0x80 is Ç in code page 437 (and € in windows-1252, the guess this must not make).
+        var data = Data(#"<?xml version="1.0" encoding="437"?><rss version="2.0"><channel><title>"#.utf8)
+        data.append(0x80)
+        data.append(contentsOf: Array("</title><link>http://example.com/</link></channel></rss>".utf8))
+        let feed = try FeedParser.parse(data, url: "test.xml")
+        #expect(feed.title == "Ç")
+        #expect(feed.repairs == [.redeclaredEncoding(declared: "437", read: "CP437")])
+    }
+
+    @Test("an encoding nothing here decodes, on bytes that are not UTF-8, is not guessed")
+    func undecodableEncoding() throws {
+        var data = Data(#"<?xml version="1.0" encoding="x-made-up"?><rss version="2.0"><channel><title>"#.utf8)
+        data.append(0x80)
+        data.append(contentsOf: Array("</title><link>http://example.com/</link></channel></rss>".utf8))
+        let feed = try? FeedParser.parse(data, url: "test.xml")
+        #expect(feed?.repairs.contains(.redeclaredEncoding(declared: "x-made-up", read: "windows-1252")) != true)
+        #expect(feed?.title != "€", "no windows-1252 guess")
+    }
+
     @Test("UTF-32 documents are read", arguments: [true, false])
     func utf32(bigEndian: Bool) throws {
         let text = "\u{FEFF}" + rss("<item><title>Ünïcode ✓ 𝄞</title><link>http://example.com/a</link></item>",

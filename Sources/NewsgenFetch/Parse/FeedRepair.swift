@@ -101,9 +101,37 @@ struct FeedRepairer {
         let saysUTF8 = declared.map { ["utf-8", "utf8"].contains($0.lowercased()) } ?? true
         let unknown = firstError?.message.lowercased().contains("encoding") == true && !saysUTF8
         guard (saysUTF8 && !isUTF8) || unknown else { return }
-        let read = isUTF8 ? "UTF-8" : "windows-1252"
+        let read: String
+        if saysUTF8 || isUTF8 {
+            read = isUTF8 ? "UTF-8" : "windows-1252"
+        } else if let declared, let known = Self.iconvName(for: declared) {
+            // A codec's other spelling ("437" for CP437): the bytes are in the declared encoding.
+            read = known
+        } else {
+            // An encoding nothing here can decode: guessing one would change the text silently,
+            // so the declaration stands and the feed is rejected with libxml2's reason.
+            return
+        }
         setDeclaredEncoding(read)
         repairs.append(.redeclaredEncoding(declared: declared, read: read))
+    }
+
+    /// The name iconv (which libxml2 decodes other encodings with) knows `declared` by, when it
+    /// knows one of its usual spellings: Python's codec names write code pages as bare numbers
+    /// ("850") and Mac encodings without a hyphen ("maccentraleurope").
+    static func iconvName(for declared: String) -> String? {
+        let name = declared.uppercased()
+        var candidates = [name]
+        if !name.isEmpty, name.allSatisfy(\.isNumber) { candidates.append("CP" + name) }
+        if name.hasPrefix("MAC"), !name.hasPrefix("MAC-") { candidates.append("MAC-" + name.dropFirst(3)) }
+        // The declaration must hold a name XML allows (a letter first): "437" is not one.
+        return candidates.first { candidate in
+            guard candidate.wholeMatch(of: /[A-Z][A-Z0-9._-]*/) != nil else { return false }
+            let converter = iconv_open("UTF-8", candidate)
+            guard converter != iconv_t(bitPattern: -1) else { return false }
+            iconv_close(converter)
+            return true
+        }
     }
 
     /// Escapes bare `&` and `<`, replaces HTML entities with character references, and writes
