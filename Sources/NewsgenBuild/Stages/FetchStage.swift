@@ -118,7 +118,12 @@ struct FetchStage: Sendable {
                 return make(.notModified, articles: await cached())
             }
         } catch {
-            _ = await storeCall(source) { try await store.recordFailure(of: source.id, error: error, at: now) }
+            // The budget is the build's limit, not the source's failure: a source it stopped is
+            // left as it was in the cache, so the next build tries it again whatever its
+            // refresh interval.
+            if case .budgetExhausted = error {} else {
+                _ = await storeCall(source) { try await store.recordFailure(of: source.id, error: error, at: now) }
+            }
             return await show(FetchDecision.afterFailure(error, state: state, now: now, options: options))
         }
     }
