@@ -7,7 +7,7 @@ import NewsgenFetch
 /// dead or slow host holds two slots and the healthy sources go on around it.
 enum FetchLimits {
     /// Sources in flight at once, across hosts (local files included).
-    static let overall = 48
+    static let overall = 64
     /// Sources of one host in flight at once; the HTTP client opens no more connections to it either.
     static let perHost = HTTPFetcher.maximumConnectionsPerHost
 
