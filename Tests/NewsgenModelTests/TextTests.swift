@@ -1,0 +1,56 @@
+import Testing
+@testable import NewsgenModel
+
+@Suite("Text")
+struct TextTests {
+    /// What `collapsingWhitespace` must do, written the slow and obvious way: Unicode's
+    /// White_Space property of each scalar.
+    static func collapsedByScalars(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                pendingSpace = !result.isEmpty
+            } else {
+                if pendingSpace { result.append(" ") }
+                pendingSpace = false
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    @Test("runs of white space become one space, and the ends are trimmed")
+    func collapses() {
+        #expect(Text.collapsingWhitespace("  Storm\t\n  hits\u{00A0}\u{2003}the  coast \r\n") == "Storm hits the coast")
+        #expect(Text.collapsingWhitespace("") == "")
+        #expect(Text.collapsingWhitespace(" \u{3000}\u{85} ") == "")
+        #expect(Text.collapsingWhitespace("Café, 東京 and 🚀 launch") == "Café, 東京 and 🚀 launch")
+    }
+
+    @Test("every White_Space scalar counts as space, and no other scalar does")
+    func whitespaceIsUnicodes() {
+        // Every scalar up to U+3100 (all White_Space scalars are below it), then a sample of
+        // the rest of each UTF-8 length, between two letters.
+        let values = Array(0x1...0x3100) + Array(stride(from: 0x3101, through: 0xFFFF, by: 13)) + Array(stride(from: 0x10000, through: 0x10FFFF, by: 4099))
+        let scalars = values.compactMap(Unicode.Scalar.init)
+        var mismatches: [String] = []
+        for scalar in scalars {
+            let text = "a" + String(scalar) + "b"
+            if Text.collapsingWhitespace(text) != Self.collapsedByScalars(text) {
+                mismatches.append(String(scalar.value, radix: 16))
+            }
+        }
+        #expect(mismatches.isEmpty, "differs for U+\(mismatches.prefix(20).joined(separator: ", U+"))")
+    }
+
+    @Test("mixed texts collapse as the scalar-by-scalar definition says")
+    func mixedTexts() {
+        let pieces = ["a", " ", "\u{00A0}", "é", "\u{2028}", "\t", "ß", "\u{1680}", "東", "\u{202F}", "🚀", "\n", "\u{205F}", "x"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            #expect(Text.collapsingWhitespace(text) == Self.collapsedByScalars(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+}
