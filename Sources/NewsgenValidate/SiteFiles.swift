@@ -48,22 +48,30 @@ struct SiteFiles: Sendable {
         let rawPath = String(reference.prefix { $0 != "?" && $0 != "#" })
         if rawPath.isEmpty { return .none }
         guard let path = rawPath.contains("%") ? rawPath.removingPercentEncoding : rawPath else { return .missing(rawPath) }
-        var components = path.hasPrefix("/") ? [] : page.split(separator: "/").dropLast().map(String.init)
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            switch component {
-            case ".": continue
-            case "..":
-                if components.isEmpty { return .outside }
-                components.removeLast()
-            default: components.append(String(component))
+        // The target is built in one byte buffer: pages hold thousands of relative links, and a
+        // String per path component made this the largest part of validating a page.
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        var target: [UInt8] = []
+        target.reserveCapacity(page.utf8.count + path.utf8.count)
+        if path.utf8.first != slash, let end = page.utf8.lastIndex(of: slash) {
+            target.append(contentsOf: page.utf8[..<end])
+        }
+        for component in path.utf8.split(separator: slash, omittingEmptySubsequences: true) {
+            if component.count == 1 && component.first == dot { continue }
+            if component.count == 2 && component.allSatisfy({ $0 == dot }) {
+                if target.isEmpty { return .outside }
+                target.removeSubrange((target.lastIndex(of: slash) ?? 0)...)
+                continue
             }
+            if !target.isEmpty { target.append(slash) }
+            target.append(contentsOf: component)
         }
-        var target = components.joined(separator: "/")
+        var resolved = String(decoding: target, as: UTF8.self)
         let namesFolder = path.hasSuffix("/") || path.hasSuffix("/.") || path.hasSuffix("/..") || path == "." || path == ".."
-        if namesFolder || directories.contains(target) {
-            target = target.isEmpty ? "index.html" : target + "/index.html"
+        if namesFolder || directories.contains(resolved) {
+            resolved = resolved.isEmpty ? "index.html" : resolved + "/index.html"
         }
-        return files.contains(target) ? .file(target) : .missing(target)
+        return files.contains(resolved) ? .file(resolved) : .missing(resolved)
     }
 
     /// The scheme of an absolute URL (`[A-Za-z][A-Za-z0-9+.-]*:`), lowercased.
