@@ -297,14 +297,18 @@ package struct JSONDocument {
     private mutating func string() throws(JSONSyntaxProblem) -> String {
         let start = index
         index += 1
-        var scalars = String.UnicodeScalarView()
+        // Most strings have no escape: their bytes become the String as they are. A string
+        // with escapes is put together in a byte buffer (appending scalars to a String one by
+        // one made strings most of the time of reading a large search.json).
+        var pieces: [UInt8] = []
+        var escaped = false
         var runStart = index
-        func flushRun(_ parser: JSONDocument, upTo end: Int) throws(JSONSyntaxProblem) {
-            guard end > runStart else { return }
-            guard let run = String(bytes: parser.bytes[runStart..<end], encoding: .utf8) else {
+        func run(_ parser: JSONDocument, upTo end: Int) throws(JSONSyntaxProblem) -> String {
+            guard end > runStart else { return "" }
+            guard let run = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {
                 throw parser.problem("the string holds bytes that are not UTF-8", at: runStart)
             }
-            scalars.append(contentsOf: run.unicodeScalars)
+            return run
         }
         while true {
             guard let byte = current else {
@@ -312,12 +316,15 @@ package struct JSONDocument {
             }
             switch byte {
             case UInt8(ascii: "\""):
-                try flushRun(self, upTo: index)
+                let last = try run(self, upTo: index)
                 index += 1
-                return String(scalars)
+                guard escaped else { return last }
+                pieces.append(contentsOf: last.utf8)
+                return String(decoding: pieces, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                try flushRun(self, upTo: index)
-                scalars.append(try escape())
+                pieces.append(contentsOf: try run(self, upTo: index).utf8)
+                pieces.append(contentsOf: String(try escape()).utf8)
+                escaped = true
                 runStart = index
             case 0x0A, 0x0D:
                 throw problem("expected '\"' to close the string before the end of the line (a line break inside a string is written \\n)")

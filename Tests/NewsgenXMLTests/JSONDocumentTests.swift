@@ -84,6 +84,25 @@ struct JSONDocumentTests {
         #expect(throws: JSONSyntaxProblem.self) { try JSONDocument.parse(Data([0x22, 0xFF, 0x22])) }
     }
 
+    @Test("a string of many escapes between multi-byte text reads whole, in order")
+    func manyEscapes() throws {
+        let expected = (0..<300).map { "é\($0)\n東\"🚀" }.joined()
+        let encoded = (0..<300).map { "é\($0)\\n東\\\"\\ud83d\\ude80" }.joined()
+        #expect(try parse("{\"s\": \"\(encoded)\"}")["s"]?.string == expected)
+        #expect(try parse("{\"s\": \"plain é 東\"}")["s"]?.string == "plain é 東")
+    }
+
+    @Test("bytes that are not UTF-8 after an escape are refused where they are")
+    func notUTF8AfterEscape() {
+        do {
+            _ = try JSONDocument.parse(Data([0x5B, 0x22, 0x5C, 0x6E, 0x61, 0xFF, 0x22, 0x5D]) /* ["\\na<FF>"] */)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.message == "the string holds bytes that are not UTF-8")
+            #expect(error.offset == 4)
+        }
+    }
+
     @Test("nesting is bounded")
     func depth() {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
