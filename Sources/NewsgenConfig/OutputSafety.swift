@@ -8,7 +8,6 @@ extension SiteConfig {
             ("templates", templates, true),
             ("cache", cache, false),
         ]
-        if let staticFolder { inputs.append(("static", staticFolder, true)) }
         inputs += saved.enumerated().map { index, url in (saved.count == 1 ? "saved" : "saved[\(index)]", url, false) }
         for (index, source) in sources.enumerated() {
             switch source.kind {
@@ -17,6 +16,7 @@ extension SiteConfig {
             default: break
             }
         }
+        if let staticFolder { inputs.append(("static", staticFolder, true)) }
         return inputs
     }
 
