@@ -83,6 +83,8 @@ public struct Build: Sendable {
         // Refuse before any work: the output must be a folder of its own that newsgen may replace.
         do { try config.checkOutputOverlaps() } catch { throw BuildError(.config(error)) }
         do { try publisher.checkReplaceable() } catch { throw BuildError(.publish(error)) }
+        let staticFiles: [StaticFile]
+        do { staticFiles = try config.staticFiles() } catch { throw BuildError(.config(error)) }
 
         var clock = StageClock(logger: logger)
         let templates = try await clock.run(LoadTemplates(folder: config.templates, builtInIfMissing: !config.templatesIsExplicit))
@@ -93,7 +95,8 @@ public struct Build: Sendable {
                                                 now: started, logger: logger))
         let saved = try await clock.run(MergeSavedLists(config: config, store: store, now: started, logger: logger), sources)
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
-                                  archive: archive.articles, generated: started, newsapiSources: await available)
+                                  archive: archive.articles, generated: started, newsapiSources: await available,
+                                  staticFiles: staticFiles)
         // What the published site already holds as this build would make it is carried over.
         let previous = options.full ? nil : manifest.flatMap { Manifest.load(from: $0, output: config.output) }
         let site = try await clock.run(Render(templates: templates, carrying: previous?.carryIndex(output: config.output)), content)

@@ -16,13 +16,14 @@ extension SiteConfig {
             default: break
             }
         }
+        if let staticFolder { inputs.append(("static", staticFolder, true)) }
         return inputs
     }
 
     /// Checks that the output folder keeps clear of everything else the build reads or keeps:
     /// a build replaces the output folder whole, so it may not be, or contain, the folder of
-    /// site.json, the templates, the cache, a saved file or a local feed, nor lie inside the
-    /// templates. `outputKey` names where the output came from (`output`, or `--output`).
+    /// site.json, the templates, the static folder, the cache, a saved file or a local feed, nor
+    /// lie inside the templates or the static folder. `outputKey` names where the output came from (`output`, or `--output`).
     public func checkOutputOverlaps(outputKey: String = "output") throws(ConfigError) {
         let output = PathComparison(output)
         for input in inputs {
@@ -33,7 +34,7 @@ extension SiteConfig {
                 problem = "is the same \(input.isFolder ? "folder" : "path") as \(described)"
             } else if output.contains(other) {
                 problem = "contains \(described)"
-            } else if input.key == "templates" && other.contains(output) {
+            } else if (input.key == "templates" || input.key == "static") && other.contains(output) {
                 problem = "lies inside \(described)"
             } else {
                 problem = nil

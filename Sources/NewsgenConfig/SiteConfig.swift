@@ -32,12 +32,15 @@ public struct SiteConfig: Sendable {
     public var fetchBudgetSeconds: Double = Self.defaultFetchBudgetSeconds
     public var newsapi: NewsAPISettings
     public var sources: [SourceConfig]
+    /// The `static` folder: files copied into the output as they are (images, `robots.txt`);
+    /// `nil` when site.json names none.
+    public var staticFolder: URL? = nil
 
     /// The keys site.json may hold.
     static let keys = [
         "title", "description", "baseURL", "language", "output", "templates", "cache", "saved",
         "articlesPerSource", "maxCacheAgeDays", "keepDays", "refreshMinutes", "timeoutSeconds", "fetchBudgetSeconds",
-        "newsapi", "sources",
+        "newsapi", "sources", "static",
     ]
 
     public static let defaultTimeoutSeconds: Double = 30
@@ -179,7 +182,8 @@ extension SiteConfig {
             timeoutSeconds: try root.seconds("timeoutSeconds", upTo: timeoutRange.upperBound, example: "30") ?? defaultTimeoutSeconds,
             fetchBudgetSeconds: try root.seconds("fetchBudgetSeconds", upTo: fetchBudgetRange.upperBound, example: "120") ?? defaultFetchBudgetSeconds,
             newsapi: newsapi,
-            sources: sources
+            sources: sources,
+            staticFolder: try root.nonEmptyString("static").map { resolve($0, against: folder) }
         )
         try config.checkOutputOverlaps()
         return config

@@ -26,9 +26,12 @@ struct SiteModelBuilder {
     private let articleSlugs: [String: String]
     private let sourcesByID: [String: SourceReport]
     private let savedIDs: [SavedListKind: Set<String>]
+    /// The paths of the `static` folder's files, which the site's own URLs may name.
+    private let staticPaths: Set<String>
 
     init(content: SiteContent) {
         self.content = content
+        staticPaths = Set(content.staticFiles.map(\.path))
         sourcesByID = Dictionary(content.sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         headlines = content.sources.flatMap(\.articles).sortedNewestFirst().deduplicated()
         var saved: [SavedListKind: Set<String>] = [:]
@@ -233,7 +236,7 @@ struct SiteModelBuilder {
             content: ArticleContent(
                 article: row(article, root: root), categories: article.categories, url: article.url,
                 domain: article.url.flatMap(URL.init(string:))?.host,
-                body: article.content
+                body: article.content.map { siteLinks(in: $0, root: root) }
             )
         )
     }
@@ -395,6 +398,34 @@ struct SiteModelBuilder {
         return href.isEmpty ? "./" : href
     }
 
+    /// A URL of one of the site's own static files (baseURL + its path) as a link relative to the
+    /// page, so that the image shows when the site is opened from disk as well as served. Any
+    /// other URL, even under baseURL, stays as it is: a link that names no file would be broken.
+    private func siteLink(_ url: String, root: String) -> String {
+        let base = content.config.baseURL.absoluteString
+        guard url.hasPrefix(base) else { return url }
+        let path = String(url.dropFirst(base.count))
+        guard staticPaths.contains(path.removingPercentEncoding ?? path) else { return url }
+        return root + path
+    }
+
+    /// A story's full text with the images it shows from the site's static files linked as
+    /// `siteLink` links them (the sanitizer writes every `src` double-quoted and absolute).
+    private func siteLinks(in html: String, root: String) -> String {
+        let marker = "src=\"" + content.config.baseURL.absoluteString
+        guard !staticPaths.isEmpty, html.contains(marker) else { return html }
+        var result = ""
+        var rest = Substring(html)
+        while let found = rest.range(of: marker) {
+            result += rest[..<found.lowerBound]
+            rest = rest[found.upperBound...]
+            let path = rest.prefix { $0 != "\"" }
+            let local = staticPaths.contains(String(path).removingPercentEncoding ?? String(path))
+            result += local ? "src=\"" + root : marker
+        }
+        return result + rest
+    }
+
     private func feedLinks(_ feedPath: String, title: String, root: String) -> [FeedLinkModel] {
         FeedKind.allCases.map { kind in
             FeedLinkModel(label: kind.label, title: "\(title) (\(kind.label))", href: root + feedPath + "." + kind.fileExtension, type: kind.mediaType)
@@ -443,7 +474,7 @@ struct SiteModelBuilder {
             sourceName: source?.name,
             sourceHref: source.map { root + SitePaths.sourcePage($0.id) },
             time: article.published.map(time),
-            image: article.imageURL,
+            image: article.imageURL.map { siteLink($0, root: root) },
             favorite: savedIDs[.favorites]?.contains(article.id) ?? false,
             readLater: savedIDs[.readLater]?.contains(article.id) ?? false,
             lead: lead,

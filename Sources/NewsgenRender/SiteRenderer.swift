@@ -31,9 +31,11 @@ package struct SiteContent: Sendable {
     public var generated: Date
     /// NewsAPI's list of sources to choose from, for the Sources tab; `nil` without NewsAPI.
     public var newsapiSources: NewsAPISourceList?
+    /// The files of site.json's `static` folder, copied as they are.
+    public var staticFiles: [StaticFile]
 
     public init(config: SiteConfig, sources: [SourceReport], favorites: [SavedArticle], readLater: [SavedArticle],
-                archive: [Article] = [], generated: Date, newsapiSources: NewsAPISourceList? = nil) {
+                archive: [Article] = [], generated: Date, newsapiSources: NewsAPISourceList? = nil, staticFiles: [StaticFile] = []) {
         self.config = config
         self.sources = sources
         self.favorites = favorites
@@ -41,6 +43,7 @@ package struct SiteContent: Sendable {
         self.archive = archive
         self.generated = generated
         self.newsapiSources = newsapiSources
+        self.staticFiles = staticFiles
     }
 
     func saved(_ kind: SavedListKind) -> [SavedArticle] { kind == .favorites ? favorites : readLater }
@@ -219,7 +222,34 @@ package struct SiteRenderer {
         for asset in templates.assets {
             jobs.append(Job(file: asset.path, carrying: known[asset.path]) { asset.data })
         }
+        try checkStaticPaths(against: jobs.map(\.path))
+        for file in content.staticFiles {
+            jobs.append(Job(file: file.path, carrying: known[file.path]) { file.data })
+        }
         return try await Self.run(jobs)
+    }
+
+    /// A static file may not stand where newsgen writes a file, nor where it needs a folder (or
+    /// the other way round): one of the two would silently be lost.
+    private func checkStaticPaths(against generated: [String]) throws(TemplateError) {
+        let files = Set(generated)
+        let folders = Set(generated.flatMap(Self.folders))
+        let staticFolders = Set(content.staticFiles.map(\.path).flatMap(Self.folders))
+        for file in content.staticFiles {
+            let clash = files.contains(file.path) ? "a file newsgen writes" : folders.contains(file.path) ? "a folder newsgen writes into" : nil
+            if let clash {
+                throw TemplateError("\(config.file.lastPathComponent): static", "\(file.path) is \(clash); rename or move it")
+            }
+        }
+        if let path = generated.first(where: staticFolders.contains) {
+            throw TemplateError("\(config.file.lastPathComponent): static", "\(path)/ is a folder of static files, but newsgen writes the file \(path); rename or move it")
+        }
+    }
+
+    /// The folders above a relative path: "a/b/c.svg" gives "a" and "a/b".
+    private static func folders(of path: String) -> [String] {
+        let parts = path.split(separator: "/").dropLast()
+        return parts.indices.map { parts[...$0].joined(separator: "/") }
     }
 
     /// Runs the jobs on every core, keeping their order; the first failure (in job order) is thrown.
