@@ -442,6 +442,7 @@ struct SiteModelBuilder {
             author: article.author,
             sourceName: source?.name,
             sourceHref: source.map { root + SitePaths.sourcePage($0.id) },
+            outlet: article.outlet.flatMap { $0.caseInsensitiveCompare(source?.name ?? "") == .orderedSame ? nil : $0 },
             time: article.published.map(time),
             image: article.imageURL,
             favorite: savedIDs[.favorites]?.contains(article.id) ?? false,
