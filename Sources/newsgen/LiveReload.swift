@@ -85,9 +85,6 @@ final class LiveReload: @unchecked Sendable {
         return (stream, continuation)
     }
 
-    /// How many streams are open, for tests and `--verbose`.
-    var listenerCount: Int { lock.withLock { listeners.count } }
-
     // MARK: - Responses
 
     static let eventsHeaders: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"]
