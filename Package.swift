@@ -192,6 +192,7 @@ let package = Package(
             dependencies: [
                 "newsgen", "NewsgenBuild", "NewsgenTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
     ]

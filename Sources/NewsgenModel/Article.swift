@@ -22,11 +22,14 @@ public struct Article: Sendable, Hashable, Codable {
     /// of allowed elements and absolute http(s) URLs that a page may include as it is.
     /// `nil` when the feed gives only a summary.
     public var content: String?
+    /// The outlet that published the story when the source gathers many (NewsAPI's
+    /// `source.name`, an RSS item's `<source>`); `nil` when the source is the outlet itself.
+    public var outlet: String?
 
     public init(
         id: String, sourceID: String, title: String, summary: String = "", author: String? = nil,
         url: String? = nil, imageURL: String? = nil, published: Date? = nil,
-        categories: [String] = [], guid: String? = nil, content: String? = nil
+        categories: [String] = [], guid: String? = nil, content: String? = nil, outlet: String? = nil
     ) {
         self.id = id
         self.sourceID = sourceID
@@ -39,6 +42,7 @@ public struct Article: Sendable, Hashable, Codable {
         self.categories = categories
         self.guid = guid
         self.content = content
+        self.outlet = outlet
     }
 
     /// The key an article is stored and de-duplicated under.

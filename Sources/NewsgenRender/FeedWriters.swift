@@ -76,6 +76,8 @@ enum RSSWriter {
             xml.element("content:encoded", article.content)
             xml.element("pubDate", article.published.map(Dates.rfc822))
             xml.element("dc:creator", article.author)
+            // RSS's own <source> needs the outlet's feed URL, which NewsAPI does not give.
+            xml.element("dc:publisher", article.outlet)
             for category in article.categories { xml.element("category", category) }
             if let image = article.imageURL { xml.empty("media:thumbnail", ["url": image]) }
             xml.close()
@@ -115,6 +117,12 @@ enum AtomWriter {
             if let author = article.author {
                 xml.open("author")
                 xml.element("name", author)
+                xml.close()
+            }
+            if let outlet = article.outlet {
+                // The feed the entry came from, known only by its title (RFC 4287 §4.2.11).
+                xml.open("source")
+                xml.element("title", outlet, ["type": "text"])
                 xml.close()
             }
             if !article.summary.isEmpty { xml.element("summary", article.summary, ["type": "text"]) }
@@ -163,6 +171,13 @@ enum JSONFeedWriter {
         var date_published: String?
         var authors: [Author]?
         var tags: [String]?
+        /// An extension (JSON Feed 1.1 allows `_`-prefixed objects): the outlet that published
+        /// the story, as Atom's `<source><title>` and RSS's `dc:publisher` name it.
+        var _outlet: Outlet?
+    }
+
+    private struct Outlet: Encodable {
+        var name: String
     }
 
     private struct Author: Encodable {
@@ -188,7 +203,8 @@ enum JSONFeedWriter {
                     image: article.imageURL,
                     date_published: article.published.map(Dates.rfc3339),
                     authors: article.author.map { [Author(name: $0)] },
-                    tags: article.categories.isEmpty ? nil : article.categories
+                    tags: article.categories.isEmpty ? nil : article.categories,
+                    _outlet: article.outlet.map { Outlet(name: $0) }
                 )
             }
         )

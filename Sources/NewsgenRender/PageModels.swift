@@ -71,6 +71,8 @@ struct ArticleRow: Sendable {
     var author: String?
     var sourceName: String?
     var sourceHref: String?
+    /// The outlet that published the story ("via Outlet"), only when it is not the source's name.
+    var outlet: String?
     var time: TimeModel?
     /// Shown beside the headline, so the image is decorative (`alt=""`): its alt text would
     /// only repeat the headline to screen readers.

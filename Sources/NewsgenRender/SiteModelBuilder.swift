@@ -473,6 +473,7 @@ struct SiteModelBuilder {
             author: article.author,
             sourceName: source?.name,
             sourceHref: source.map { root + SitePaths.sourcePage($0.id) },
+            outlet: article.outlet.flatMap { $0.caseInsensitiveCompare(source?.name ?? "") == .orderedSame ? nil : $0 },
             time: article.published.map(time),
             image: article.imageURL.map { siteLink($0, root: root) },
             favorite: savedIDs[.favorites]?.contains(article.id) ?? false,

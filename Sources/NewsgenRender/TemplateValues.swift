@@ -65,6 +65,7 @@ extension ArticleRow: TemplateDictionary {
         values["author"] = author
         values["sourceName"] = sourceName
         values["sourceHref"] = sourceHref
+        values["outlet"] = outlet
         values["time"] = time?.templateDictionary
         values["image"] = image
         values["savedAt"] = savedAt?.templateDictionary

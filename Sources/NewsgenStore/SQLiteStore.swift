@@ -122,6 +122,10 @@ package final class SQLiteStore: ArticleStore {
         migrator.registerMigration("v2-content") { db in
             try db.execute(sql: "ALTER TABLE article ADD COLUMN content TEXT")
         }
+        // The outlet of a story from an aggregator (NewsAPI's source.name); rows from before it are NULL.
+        migrator.registerMigration("v3-outlet") { db in
+            try db.execute(sql: "ALTER TABLE article ADD COLUMN outlet TEXT")
+        }
         return migrator
     }
 
@@ -307,6 +311,7 @@ extension SQLiteStore {
         var firstSeen: Date
         var lastSeen: Date
         var content: String?
+        var outlet: String?
 
         /// Inserts the article, seen first and last at `date`; or updates its data, keeping when
         /// it was first seen, and when it was last seen too unless `touchLastSeen`.
@@ -315,7 +320,8 @@ extension SQLiteStore {
                 key: article.id, sourceID: article.sourceID, title: article.title, summary: article.summary,
                 author: article.author, url: article.url, imageURL: article.imageURL, published: article.published,
                 categories: String(decoding: try JSONEncoder().encode(article.categories), as: UTF8.self),
-                guid: article.guid, firstSeen: date, lastSeen: date, content: article.content
+                guid: article.guid, firstSeen: date, lastSeen: date, content: article.content,
+                outlet: article.outlet
             )
             _ = try record.upsertAndFetch(db, onConflict: [Columns.key.name]) { _ in
                 [Columns.firstSeen.noOverwrite] + (touchLastSeen ? [] : [Columns.lastSeen.noOverwrite])
@@ -331,7 +337,8 @@ extension SQLiteStore {
             }
             return Article(
                 id: key, sourceID: sourceID, title: title, summary: summary, author: author, url: url,
-                imageURL: imageURL, published: published, categories: decoded, guid: guid, content: content
+                imageURL: imageURL, published: published, categories: decoded, guid: guid, content: content,
+                outlet: outlet
             )
         }
     }

@@ -13,7 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Build the site, then serve the output on 127.0.0.1 for a preview.",
-        discussion: "With --watch, site.json, the templates, the saved lists and local feed files are watched and the site is rebuilt when one changes."
+        discussion: "With --watch, site.json, the templates, the saved lists and local feed files are watched and the site is rebuilt when one changes; the pages open in a browser reload after each rebuild, or show the error of a failed one."
     )
 
     @OptionGroup var site: SiteOptions
@@ -37,18 +37,27 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = logging.makeLogger()
         // Before the build, so that a busy port costs no build and says so in one line.
         if let problem = Listening.problem(port: port) { throw CommandFailure(problem) }
-        let runner = BuildRunner(site: site, offline: offline, wait: true, logger: logger)
+        // The build's error lines are kept, so that --watch can show a failed build in the pages.
+        let errors = ErrorRecordingLogHandler.Lines()
+        var buildLogger = Logger(label: logger.label) { _ in ErrorRecordingLogHandler(base: logger.handler, lines: errors) }
+        buildLogger.logLevel = logger.logLevel
+        let runner = BuildRunner(site: site, offline: offline, wait: true, logger: buildLogger)
         let siteConfig = try runner.loadConfig()
         let status = await runner.run(siteConfig)
         if status == 1 && !FileManager.default.fileExists(atPath: siteConfig.output.path) {
             throw ExitCode(1)
         }
+        let live = watch ? LiveReload() : nil
+        let firstErrors = errors.take()
+        if status == 1 { live?.failed(firstErrors.joined(separator: "\n")) }
         let root = siteConfig.output
         var serverLogger = Logger(label: "newsgen.serve") { _ in StderrLogHandler() }
         serverLogger.logLevel = .critical
         let quiet = logging.quiet
-        let router = StaticFiles.router(root: root, logger: serverLogger)
-        let services: [any Service] = watch ? [SiteWatcher.Rebuilding(watcher: SiteWatcher(config: siteConfig), runner: runner, quiet: quiet)] : []
+        let router = StaticFiles.router(root: root, live: live, logger: serverLogger)
+        let services: [any Service] = live.map {
+            [SiteWatcher.Rebuilding(watcher: SiteWatcher(config: siteConfig), runner: runner, quiet: quiet, live: $0, errors: errors)]
+        } ?? []
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(Listening.host, port: port)),
@@ -138,6 +147,10 @@ extension SiteWatcher {
         var watcher: SiteWatcher
         var runner: BuildRunner
         var quiet: Bool
+        /// Told of each rebuild, for the pages open in a browser.
+        var live: LiveReload
+        /// The error lines `runner` logs.
+        var errors: ErrorRecordingLogHandler.Lines
 
         func run() async throws {
             var last = watcher.snapshot()
@@ -150,9 +163,17 @@ extension SiteWatcher {
                 last = now
                 if !quiet { note("\(changed) changed; rebuilding") }
                 let started = ContinuousClock.now
+                _ = errors.take()
                 let status = await runner.run()
                 let seconds = String(format: "%.2f", (ContinuousClock.now - started) / .seconds(1))
                 if !quiet { note("rebuilt in \(seconds) s (exit status \(status))") }
+                // 3 published with a source failing: the pages reload; 1 published nothing.
+                if status == 1 {
+                    let lines = errors.take()
+                    live.failed(lines.isEmpty ? "the build failed (exit status 1)" : lines.joined(separator: "\n"))
+                } else {
+                    live.rebuilt()
+                }
             }
         }
     }

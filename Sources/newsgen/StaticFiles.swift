@@ -18,9 +18,11 @@ enum StaticFiles {
     static let jsonFeedType = "application/feed+json; charset=utf-8"
 
     /// A router that has no routes: every GET or HEAD falls through to the files of `root`.
-    static func router(root: URL, logger: Logger) -> Router<BasicRequestContext> {
+    /// With `live` (`serve --watch`), pages reload after a rebuild (see `LiveReload`).
+    static func router(root: URL, live: LiveReload? = nil, logger: Logger) -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: MethodCheck())
+        if let live { router.add(middleware: LiveReload.Middleware(live: live)) }
         router.add(middleware: NotFoundPage())
         router.add(middleware: PreviewHeaders())
         router.add(middleware: FileMiddleware(root.path, searchForIndexHtml: true, logger: logger))

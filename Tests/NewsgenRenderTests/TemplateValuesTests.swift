@@ -13,7 +13,7 @@ struct TemplateValuesTests {
     func handWrittenMatchReflection() {
         let time = TimeModel(datetime: "2026-11-21T08:00:00Z", text: "Sat 21 Nov 2026, 08:00 UTC")
         let row = ArticleRow(
-            title: "t", href: "h", page: "p", summary: "s", author: "a", sourceName: "n", sourceHref: "sh",
+            title: "t", href: "h", page: "p", summary: "s", author: "a", sourceName: "n", sourceHref: "sh", outlet: "o",
             time: time, image: "i", favorite: true, readLater: false, lead: true, level: 3, savedAt: time, note: "no"
         )
         let values: [any TemplateDictionary] = [

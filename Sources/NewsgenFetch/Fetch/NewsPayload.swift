@@ -85,7 +85,8 @@ struct NewsPayload: Sendable, Decodable {
                 guid: id,
                 image: urlToImage,
                 published: publishedAt.flatMap(Dates.parse),
-                categories: categories ? tags : []
+                categories: categories ? tags : [],
+                outlet: sourceName
             )
         }
     }

@@ -52,6 +52,8 @@ struct FeedItem: Sendable {
     var categories: [String] = []
     /// The base URL of relative references in `content` and `summary` (their `xml:base`).
     var contentBase: String?
+    /// The outlet that published the entry (NewsAPI's `source.name`, RSS `<source>`).
+    var outlet: String?
 }
 
 /// A feed as read: its own title and home page, and its entries in feed order.
@@ -97,7 +99,8 @@ package struct ParsedFeed: Sendable {
                 published: item.published,
                 categories: uniqued(item.categories.map(clean).filter { !$0.isEmpty }),
                 guid: guid,
-                content: content
+                content: content,
+                outlet: item.outlet.map(clean).flatMap { $0.isEmpty ? nil : $0 }
             )
         }
         return Array(articles.deduplicated().sortedNewestFirst().prefix(limit))

@@ -71,6 +71,8 @@ enum RSSReader {
             ?? item.childText("author", in: Namespace.itunes)
             ?? item.child("author", in: Namespace.atom)?.childText("name", in: Namespace.atom)
             ?? channelAuthor
+        // `<source url="…">Outlet</source>`: the outlet an aggregating feed took the item from.
+        entry.outlet = ownText(item, "source")
         let date = ownText(item, "pubDate") ?? item.childText("date", in: Namespace.dublinCore)
             ?? item.childText("published", in: Namespace.atom) ?? item.childText("updated", in: Namespace.atom)
             ?? item.childText("issued", in: Namespace.dcTerms) ?? item.childText("created", in: Namespace.dcTerms)

@@ -1,0 +1,295 @@
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// What `serve --watch` tells the pages open in a browser: reload after each successful
+/// rebuild, or show the error of a failed one.
+///
+/// Only the responses of `serve --watch` change; the published files never hold a trace of it.
+/// Each HTML page served gets `<script src="/_newsgen/live.js" defer>` before `</head>` (a file
+/// of the same origin, so the pages' `script-src 'self'` allows it); the script listens to
+/// `/_newsgen/events`, a server-sent event stream:
+///
+/// - `event: reload` after a rebuild that published (exit status 0 or 3): the page reloads.
+/// - `event: build-error` with the build's error lines as `data:` when a rebuild failed (and on
+///   connecting while the last one had failed): the page shows them in a banner and keeps its
+///   content. Until a rebuild succeeds, every page asked for is an error page (status 500) with
+///   those lines instead of the stale page.
+/// - `: heartbeat` comments every 15 seconds, so that a proxy keeps the connection open.
+///
+/// The stream ends when the server stops (Ctrl-C, SIGTERM), so it never keeps newsgen running.
+final class LiveReload: @unchecked Sendable {
+    static let eventsPath = "/_newsgen/events"
+    static let scriptPath = "/_newsgen/live.js"
+    static let scriptTag = "<script src=\"\(scriptPath)\" defer></script>"
+    static let heartbeat: Duration = .seconds(15)
+
+    enum Event: Sendable, Equatable {
+        case reload
+        case failed(String)
+        case heartbeat
+
+        /// The event as the stream sends it: each line of an error is a `data:` line of its own,
+        /// which EventSource joins with newlines.
+        var text: String {
+            switch self {
+            case .reload: "event: reload\ndata: rebuilt\n\n"
+            case .failed(let message):
+                "event: build-error\n" + message.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)\n" }.joined() + "\n"
+            case .heartbeat: ": heartbeat\n\n"
+            }
+        }
+    }
+
+    private let lock = NSLock()
+    private var failure: String?
+    private var listeners: [Int: AsyncStream<Event>.Continuation] = [:]
+    private var nextListener = 0
+
+    /// The error of the last build when it failed; `nil` once a build succeeds.
+    var currentFailure: String? { lock.withLock { failure } }
+
+    /// A rebuild published: open pages reload.
+    func rebuilt() {
+        send(.reload) { $0 = nil }
+    }
+
+    /// A rebuild failed with `message` (its error lines): open pages show it.
+    func failed(_ message: String) {
+        send(.failed(message)) { $0 = message }
+    }
+
+    private func send(_ event: Event, updating change: (inout String?) -> Void) {
+        let continuations = lock.withLock {
+            change(&failure)
+            return Array(listeners.values)
+        }
+        for continuation in continuations { continuation.yield(event) }
+    }
+
+    /// A new listener's events, and the continuation that feeds them (for heartbeats, and to end
+    /// the stream). It starts with the current failure, if any.
+    func listen() -> (AsyncStream<Event>, AsyncStream<Event>.Continuation) {
+        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        let id = lock.withLock {
+            defer { nextListener += 1 }
+            listeners[nextListener] = continuation
+            if let failure { continuation.yield(.failed(failure)) }
+            return nextListener
+        }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            _ = self.lock.withLock { self.listeners.removeValue(forKey: id) }
+        }
+        return (stream, continuation)
+    }
+
+    // MARK: - Responses
+
+    static let eventsHeaders: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-cache"]
+
+    /// The event stream: events until the client goes away or the server shuts down gracefully.
+    func eventsResponse() -> Response {
+        let (events, continuation) = listen()
+        let body = ResponseBody { writer in
+            // However the stream ends, this listener is gone.
+            defer { continuation.finish() }
+            // A reconnecting EventSource waits a second, not the browser's default of three.
+            try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+            try await withGracefulShutdownHandler {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        while !Task.isCancelled {
+                            try await Task.sleep(for: Self.heartbeat)
+                            continuation.yield(.heartbeat)
+                        }
+                    }
+                    for await event in events {
+                        try await writer.write(ByteBuffer(string: event.text))
+                    }
+                    group.cancelAll()
+                }
+            } onGracefulShutdown: {
+                continuation.finish()
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: Self.eventsHeaders, body: body)
+    }
+
+    static func scriptResponse() -> Response {
+        Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                 body: .init(byteBuffer: ByteBuffer(string: LiveReloadScript.source)))
+    }
+
+    /// The page served instead of any page while the last build failed: its error, escaped, and
+    /// the script, so that it reloads when a rebuild succeeds.
+    static func errorPage(_ message: String) -> Response {
+        let html = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8"/>
+            <meta name="viewport" content="width=device-width, initial-scale=1"/>
+            <title>Build failed — newsgen serve</title>
+            \(scriptTag)
+            </head>
+            <body>
+            <main>
+            <h1>The last build failed</h1>
+            <p>newsgen serve shows this page instead of the previous build's until a rebuild succeeds; this page reloads then.</p>
+            <pre>\(escape(message))</pre>
+            </main>
+            </body>
+            </html>
+
+            """
+        return Response(status: .internalServerError, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// `html` with the script tag before its first `</head>` (in any case); `nil` when it has none.
+    static func injecting(into html: ByteBuffer) -> ByteBuffer? {
+        let bytes = Array(html.readableBytesView)
+        let closing = Array("</head>".utf8)
+        guard bytes.count >= closing.count else { return nil }
+        for start in 0...(bytes.count - closing.count) where bytes[start] == UInt8(ascii: "<") {
+            let matches = (0..<closing.count).allSatisfy { offset in
+                let byte = bytes[start + offset]
+                // ASCII letters compare without case.
+                let lowered = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+                return lowered == closing[offset]
+            }
+            guard matches else { continue }
+            var result = ByteBuffer()
+            result.reserveCapacity(bytes.count + scriptTag.utf8.count)
+            result.writeBytes(bytes[..<start])
+            result.writeString(scriptTag)
+            result.writeBytes(bytes[start...])
+            return result
+        }
+        return nil
+    }
+
+    /// The `serve --watch` part of the router: answers the two paths of its own, serves the
+    /// error page while the last build failed, and adds the script to every HTML page.
+    struct Middleware<Context: RequestContext>: RouterMiddleware {
+        let live: LiveReload
+
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+            let path = request.uri.path
+            switch path {
+            case LiveReload.eventsPath:
+                // HEAD opens no stream.
+                return request.method == .head ? Response(status: .ok, headers: LiveReload.eventsHeaders) : live.eventsResponse()
+            case LiveReload.scriptPath:
+                let response = LiveReload.scriptResponse()
+                return request.method == .head ? response.createHeadResponse() : response
+            default:
+                break
+            }
+            let decoded = path.removingPercentEncoding ?? path
+            guard StaticFiles.type(ofPath: decoded)?.hasPrefix("text/html") == true else { return try await next(request, context) }
+            if let failure = live.currentFailure {
+                let response = LiveReload.errorPage(failure)
+                return request.method == .head ? response.createHeadResponse() : response
+            }
+            // The whole page is read and changed, so it is asked for whole (no Range), by GET
+            // (so that HEAD tells the length GET sends), and unconditionally: a page cached
+            // without the script (by `serve` without --watch) has the same ETag.
+            var head = request.head
+            head.method = .get
+            head.headerFields[.range] = nil
+            head.headerFields[.ifRange] = nil
+            head.headerFields[.ifNoneMatch] = nil
+            head.headerFields[.ifModifiedSince] = nil
+            var response = try await next(Request(head: head, body: request.body), context)
+            guard response.status == .ok, response.headers[.contentType]?.hasPrefix("text/html") == true else {
+                return request.method == .head ? response.createHeadResponse() : response
+            }
+            let collector = Collector()
+            try await response.body.write(Collector.Writer(collector: collector))
+            let page = LiveReload.injecting(into: collector.buffer) ?? collector.buffer
+            response.headers[.contentLength] = String(page.readableBytes)
+            response.headers[.acceptRanges] = nil
+            response.headers[.eTag] = nil
+            response.headers[.lastModified] = nil
+            response.body = .init(byteBuffer: page)
+            return request.method == .head ? response.createHeadResponse() : response
+        }
+    }
+
+    /// Gathers a response body's bytes.
+    final class Collector: @unchecked Sendable {
+        var buffer = ByteBuffer()
+
+        struct Writer: ResponseBodyWriter {
+            let collector: Collector
+
+            mutating func write(_ buffer: ByteBuffer) async throws {
+                var buffer = buffer
+                collector.buffer.writeBuffer(&buffer)
+            }
+
+            consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+        }
+    }
+}
+
+/// Records the error lines a build logs (and passes every line on), so that a failed rebuild's
+/// message can be sent to the pages.
+struct ErrorRecordingLogHandler: LogHandler {
+    final class Lines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+
+        func append(_ line: String) { lock.withLock { lines.append(line) } }
+
+        /// The lines recorded since the last call, and forgets them.
+        func take() -> [String] {
+            lock.withLock {
+                defer { lines = [] }
+                return lines
+            }
+        }
+    }
+
+    var base: any LogHandler
+    let lines: Lines
+
+    var metadata: Logger.Metadata {
+        get { base.metadata }
+        set { base.metadata = newValue }
+    }
+
+    var logLevel: Logger.Level {
+        get { base.logLevel }
+        set { base.logLevel = newValue }
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { base[metadataKey: key] }
+        set { base[metadataKey: key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        if event.level >= .error { lines.append(event.message.description) }
+        base.log(event: event)
+    }
+}
