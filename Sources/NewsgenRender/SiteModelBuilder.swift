@@ -593,7 +593,9 @@ struct SiteModelBuilder {
     private func row(_ article: Article, root: String, lead: Bool = false, level: Int = 2) -> ArticleRow {
         let source = sourcesByID[article.sourceID]
         let page = articlePath(article).map { root + $0 }
-        let rowTags = Array(tagLinks(article, root: root).filter(\.linked).prefix(SiteRenderer.rowTagLimit))
+        // The tag that names the row's own section ("World" on a World story) would say it again.
+        let section = source.map { root + SitePaths.tagPage(Slug.make(Self.categoryName($0.config.category))) }
+        let rowTags = Array(tagLinks(article, root: root).filter { $0.linked && $0.href != section }.prefix(SiteRenderer.rowTagLimit))
         return ArticleRow(
             title: article.title,
             href: article.url ?? page ?? link(root: root, to: source.map { SitePaths.sourcePage($0.id) } ?? SitePaths.headlinesPage),

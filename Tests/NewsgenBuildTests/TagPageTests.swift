@@ -101,6 +101,17 @@ struct TagPageTests {
         #expect(report.problems.isEmpty, "\(report.problems.map(\.description).joined(separator: "\n"))")
     }
 
+    @Test("a row leaves out the tag named like its section; the story's page and the tag's page keep it")
+    func sectionTag() async throws {
+        let site = try await render([Self.story(1, "wire", "Ports busy", tags: ["World", "Ports"]), Self.story(2, "wire", "Ports calm", tags: ["world", "Ports"])])
+        let front = try #require(Self.text(site, "index.html"))
+        #expect(front.contains(#"<a class="tag" href="tags/ports/">Ports</a>"#))
+        #expect(!front.contains(#"href="tags/world/""#), "the World section's rows do not say World again")
+        #expect(site.paths.contains("tags/world/index.html"))
+        let story = try #require(site.files.first { $0.path.hasPrefix("articles/ports-busy-") }.map { String(decoding: $0.data, as: UTF8.self) })
+        #expect(story.contains(#"<a class="tag" href="../../tags/world/">World</a>"#))
+    }
+
     @Test("with no tag on two stories, the tags page says so and no row links a tag")
     func noTags() async throws {
         let site = try await render([Self.story(1, "wire", "Alone", tags: ["One"]), Self.story(2, "wire", "Also alone", tags: ["Two"])])
