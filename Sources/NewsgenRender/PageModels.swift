@@ -88,6 +88,18 @@ struct ArticleRow: Sendable {
     var savedAt: TimeModel?
     /// A remark such as "No longer listed by any source".
     var note: String?
+    /// The story's own tags that have a page (`SiteRenderer.rowTagLimit` at most).
+    var tags: [TagLink] = []
+    var hasTags: Bool = false
+}
+
+/// One of a story's own tags (its feed's categories): linked when the tag has a page.
+/// `href` is never nil, so that a template's `{{href}}` cannot fall through to the row's.
+struct TagLink: Sendable {
+    var name: String
+    /// The tag's page; empty when it has none.
+    var href: String
+    var linked: Bool
 }
 
 struct HeadlinesContent: Sendable {
@@ -182,6 +194,9 @@ struct ArticleListContent: Sendable {
 struct ArticleContent: Sendable {
     var article: ArticleRow
     var categories: [String]
+    /// Every tag of the story, linked where the tag has a page.
+    var tags: [TagLink]
+    var hasTags: Bool
     var url: String?
     var domain: String?
     /// The story's full text: HTML that `HTMLSanitizer` already made safe and well-formed, so
@@ -214,5 +229,34 @@ struct ArchiveDayLink: Sendable {
 /// neighbouring days, so a story arriving on a new day changes no other day's page.
 struct ArchiveDayContent: Sendable {
     var articles: [ArticleRow]
+    var archive: String
+}
+
+/// The tags index: every tag that has a page, by name.
+struct TagsContent: Sendable {
+    var tags: [TagIndexEntry]
+    var hasTags: Bool
+    var empty: EmptyState?
+}
+
+struct TagIndexEntry: Sendable {
+    var name: String
+    var href: String
+    var count: Int
+    /// "2 stories"
+    var countText: String
+}
+
+/// One tag's page: its newest stories, and the way back to every tag.
+struct TagContent: Sendable {
+    var articles: [ArticleRow]
+    var tagsIndex: String
+}
+
+/// The search page: the script (`assets/search.js`) reads the index and the root from the
+/// form's data attributes; without script the page points to the archive.
+struct SearchContent: Sendable {
+    var index: String
+    var script: String
     var archive: String
 }

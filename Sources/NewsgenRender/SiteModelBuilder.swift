@@ -11,6 +11,14 @@ struct SiteModelBuilder {
         var articles: [Article]
     }
 
+    /// A tag shared by enough stories to get a page (`SiteRenderer.tagThreshold`).
+    struct Tag {
+        var name: String
+        var slug: String
+        /// Every archived story with the tag, newest first.
+        var articles: [Article]
+    }
+
     let content: SiteContent
     /// Every article shown, across sources, de-duplicated, newest first.
     let headlines: [Article]
@@ -23,6 +31,12 @@ struct SiteModelBuilder {
     let undatedArchive: [Article]
     /// The articles that get a page of their own: the archive and the saved articles sources listed.
     let articlesWithPages: [Article]
+    /// The tags with a page, by slug.
+    let tags: [Tag]
+    /// Every tag's name as shown, by slug: the spelling most stories use (tags folding to one
+    /// slug are one tag).
+    private let tagNames: [String: String]
+    private let tagSlugsWithPages: Set<String>
     private let articleSlugs: [String: String]
     private let sourcesByID: [String: SourceReport]
     private let savedIDs: [SavedListKind: Set<String>]
@@ -62,6 +76,9 @@ struct SiteModelBuilder {
             return (article.id, words.isEmpty ? String(digest) : "\(words)-\(digest)")
         }, uniquingKeysWith: { first, _ in first })
 
+        (tags, tagNames) = Self.tags(of: archive)
+        tagSlugsWithPages = Set(tags.map(\.slug))
+
         var usedSlugs = Set<String>()
         categories = order.compactMap { name in
             guard let articles = grouped[name], !articles.isEmpty else { return nil }
@@ -69,6 +86,53 @@ struct SiteModelBuilder {
             if slug.isEmpty { slug = "category" }
             while !usedSlugs.insert(slug).inserted { slug += "-" + Slug.digest(name).prefix(6) }
             return Category(name: name, slug: slug, articles: articles)
+        }
+    }
+
+    /// Groups the archive's stories by their own tags' slugs. A tag whose slug is empty (no
+    /// letter or digit Slug keeps) gets no page; one that fewer than `tagThreshold` stories
+    /// share gets none either, so that rows do not fill with links to pages of one story.
+    static func tags(of archive: [Article]) -> (tags: [Tag], names: [String: String]) {
+        var stories: [String: [Article]] = [:]
+        var spellings: [String: [String: Int]] = [:]
+        for article in archive {
+            var seen = Set<String>()
+            for name in tagNames(of: article) {
+                let slug = Slug.make(name)
+                guard !slug.isEmpty else { continue }
+                spellings[slug, default: [:]][name, default: 0] += 1
+                if seen.insert(slug).inserted { stories[slug, default: []].append(article) }
+            }
+        }
+        // The spelling most stories use; on a tie, the first in code-point order, never the
+        // order stories arrived in, so the name is the same whatever the build.
+        let names = spellings.mapValues { counts in
+            counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? ""
+        }
+        let tags = stories.filter { $0.value.count >= SiteRenderer.tagThreshold }
+            .map { Tag(name: names[$0.key] ?? $0.key, slug: $0.key, articles: $0.value) }
+            .sorted { $0.slug < $1.slug }
+        return (tags, names)
+    }
+
+    /// A story's tags as its feed gave them, trimmed, without empty ones or repeats.
+    static func tagNames(of article: Article) -> [String] {
+        var seen = Set<String>()
+        return article.categories
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .filter { !$0.isEmpty && seen.insert($0).inserted }
+    }
+
+    /// A story's tags once each (tags folding to one slug are one), named as the site names
+    /// them, each linked when it has a page.
+    private func tagLinks(_ article: Article, root: String) -> [TagLink] {
+        var seen = Set<String>()
+        return Self.tagNames(of: article).compactMap { raw in
+            let slug = Slug.make(raw)
+            guard seen.insert(slug.isEmpty ? "\u{0}" + raw : slug).inserted else { return nil }
+            let hasPage = !slug.isEmpty && tagSlugsWithPages.contains(slug)
+            return TagLink(name: slug.isEmpty ? raw : tagNames[slug] ?? raw,
+                           href: hasPage ? root + SitePaths.tagPage(slug) : "", linked: hasPage)
         }
     }
 
@@ -230,11 +294,13 @@ struct SiteModelBuilder {
         let source = sourcesByID[article.sourceID]
         let feeds = source.map { feedLinks(SitePaths.sourceFeed($0.id), title: $0.name, root: root) }
             ?? feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root)
+        let allTags = tagLinks(article, root: root)
         return page(
             root: root, path: articlePath(article) ?? "", title: "\(article.title) — \(content.config.title)", heading: article.title,
             intro: nil, tab: nil, updated: article.published, feeds: feeds,
             content: ArticleContent(
-                article: row(article, root: root), categories: article.categories, url: article.url,
+                article: row(article, root: root), categories: article.categories,
+                tags: allTags, hasTags: !allTags.isEmpty, url: article.url,
                 domain: article.url.flatMap(URL.init(string:))?.host,
                 body: article.content.map { siteLinks(in: $0, root: root) }
             )
@@ -282,34 +348,119 @@ struct SiteModelBuilder {
         )
     }
 
+    func tagsIndexPage(root: String) -> Page<TagsContent> {
+        let entries = tags.map { tag in
+            TagIndexEntry(name: tag.name, href: root + SitePaths.tagPage(tag.slug),
+                          count: tag.articles.count, countText: Self.storyCount(tag.articles.count))
+        }
+        let empty = entries.isEmpty
+            ? EmptyState(title: "No tags yet", message: "A tag gets a page when \(SiteRenderer.tagThreshold) or more stories carry it; no tag does yet.")
+            : nil
+        return page(
+            root: root, path: SitePaths.tagsIndex, title: "Tags — \(content.config.title)", heading: "Tags",
+            intro: "The topics the sources give their stories, with \(SiteRenderer.tagThreshold) or more stories each.",
+            tab: nil, updated: Self.newest(tags.map { $0.articles.first?.published }),
+            feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
+            content: TagsContent(tags: entries, hasTags: !entries.isEmpty, empty: empty)
+        )
+    }
+
+    func tagPage(_ tag: Tag, root: String) -> Page<TagContent> {
+        let shown = tag.articles.prefix(SiteRenderer.categoryLimit)
+        let more = tag.articles.count > shown.count ? " The newest \(shown.count) are shown; the archive has every story." : ""
+        return page(
+            root: root, path: SitePaths.tagPage(tag.slug), title: "\(tag.name) — Tags — \(content.config.title)", heading: tag.name,
+            intro: "\(Self.storyCount(tag.articles.count)) tagged \(tag.name), newest first.\(more)",
+            tab: nil, updated: Self.newest(shown.map(\.published)),
+            feeds: feedLinks(SitePaths.tagFeed(tag.slug), title: "\(content.config.title) — \(tag.name)", root: root),
+            content: TagContent(articles: rows(Array(shown), root: root), tagsIndex: root + SitePaths.tagsIndex)
+        )
+    }
+
+    func searchPage(root: String) -> Page<SearchContent> {
+        page(
+            root: root, path: SitePaths.searchPage, title: "Search — \(content.config.title)", heading: "Search",
+            // It shows no story, so no time: its bytes stay the same from build to build.
+            intro: nil, tab: nil, updated: nil,
+            feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
+            content: SearchContent(index: root + SitePaths.searchIndex, script: root + SitePaths.searchScript,
+                                   archive: root + SitePaths.archiveIndex)
+        )
+    }
+
     static func storyCount(_ count: Int) -> String {
         count == 1 ? "1 story" : "\(count) stories"
     }
 
-    /// search.json: every archived article with its page, for a client-side search.
+    /// search.json: every archived story, for the search page's script. Kept small for a
+    /// phone on a large site: short keys, each source and tag named once in a table, the
+    /// summary cut to `searchSummaryLimit` characters, a page by its slug, dates by day.
+    ///
+    /// `{"version": 2, "updated", "sources": [name], "tags": [name], "articles": [{"t": title,
+    /// "p": slug (the page is articles/<p>/), "u": url (only a story without a page),
+    /// "s": source index, "g": [tag index], "d": "yyyy-mm-dd", "x": summary}]}`; a key without
+    /// a value is left out.
     func searchIndex() -> String {
         struct Entry: Encodable {
-            var title: String
-            var summary: String
-            var url: String?
-            var page: String?
-            var source: String?
-            var published: String?
+            var t: String
+            var p: String?
+            var u: String?
+            var s: Int?
+            var g: [Int]?
+            var d: String?
+            var x: String?
         }
         struct Index: Encodable {
-            var version = 1
+            var version = 2
             /// The newest story's date, not the build's: the index changes only with its stories.
             var updated: String?
+            var sources: [String]
+            var tags: [String]
             var articles: [Entry]
         }
-        let index = Index(updated: Self.newest(archive.map(\.published)).map(Dates.rfc3339), articles: archive.map { article in
-            Entry(title: article.title, summary: article.summary, url: article.url, page: articlePath(article),
-                  source: sourcesByID[article.sourceID]?.name, published: article.published.map(Dates.rfc3339))
-        })
+        var sourceIndex: [String: Int] = [:]
+        var sourceNames: [String] = []
+        for source in content.sources where sourceIndex[source.id] == nil {
+            sourceIndex[source.id] = sourceNames.count
+            sourceNames.append(source.name)
+        }
+        // Tags by the name the site shows (tags folding to one slug are one); a tag with no
+        // slug by its own name. In code-point order, so the table does not depend on the order
+        // stories arrived in.
+        let storyTags = archive.map { article in
+            Self.tagNames(of: article).map { raw in
+                let slug = Slug.make(raw)
+                return slug.isEmpty ? raw : tagNames[slug] ?? raw
+            }
+        }
+        let tagTable = Array(Set(storyTags.joined())).sorted()
+        let tagIndex = Dictionary(uniqueKeysWithValues: tagTable.enumerated().map { ($1, $0) })
+        let articles = zip(archive, storyTags).map { article, names in
+            let slug = articleSlugs[article.id]
+            var indices: [Int] = []
+            for name in names {
+                if let index = tagIndex[name], !indices.contains(index) { indices.append(index) }
+            }
+            return Entry(
+                t: article.title, p: slug, u: slug == nil ? article.url : nil, s: sourceIndex[article.sourceID],
+                g: indices.isEmpty ? nil : indices, d: article.published.map { String(Dates.rfc3339($0).prefix(10)) },
+                x: article.summary.isEmpty ? nil : Self.shortened(article.summary, to: SiteRenderer.searchSummaryLimit)
+            )
+        }
+        let index = Index(updated: Self.newest(archive.map(\.published)).map(Dates.rfc3339),
+                          sources: sourceNames, tags: tagTable, articles: articles)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(index) else { return "{}\n" }
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// `text` cut to at most `limit` characters at a word's end, with "…" when cut.
+    static func shortened(_ text: String, to limit: Int) -> String {
+        guard text.count > limit else { return text }
+        let prefix = text.prefix(limit - 1)
+        let cut = prefix.lastIndex(where: \.isWhitespace).map { prefix[..<$0] } ?? prefix
+        return cut.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters)) + "…"
     }
 
     // MARK: - Feeds
@@ -342,6 +493,13 @@ struct SiteModelBuilder {
                 entries: entries(Array(category.articles.prefix(SiteRenderer.feedLimit)))
             ))
         }
+        for tag in tags {
+            lists.append(FeedList(
+                title: "\(title) — \(tag.name)", description: "Stories tagged \(tag.name) on \(title)",
+                pagePath: SitePaths.tagPage(tag.slug), feedPath: SitePaths.tagFeed(tag.slug),
+                entries: entries(Array(tag.articles.prefix(SiteRenderer.feedLimit)))
+            ))
+        }
         // A feed's time is the newest its entries show, never the build's.
         return lists.map { list in
             var list = list
@@ -358,6 +516,7 @@ struct SiteModelBuilder {
             (group: title, items: site),
             (group: "Sources", items: content.sources.map { OPMLWriter.Outline(title: $0.name, feedPath: SitePaths.sourceFeed($0.id), pagePath: SitePaths.sourcePage($0.id)) }),
             (group: "Categories", items: categories.map { OPMLWriter.Outline(title: $0.name, feedPath: SitePaths.categoryFeed($0.slug), pagePath: SitePaths.categoryPage($0.slug)) }),
+            (group: "Tags", items: tags.map { OPMLWriter.Outline(title: $0.name, feedPath: SitePaths.tagFeed($0.slug), pagePath: SitePaths.tagPage($0.slug)) }),
         ]
     }
 
@@ -465,6 +624,9 @@ struct SiteModelBuilder {
     private func row(_ article: Article, root: String, lead: Bool = false, level: Int = 2) -> ArticleRow {
         let source = sourcesByID[article.sourceID]
         let page = articlePath(article).map { root + $0 }
+        // The tag that names the row's own section ("World" on a World story) would say it again.
+        let section = source.map { root + SitePaths.tagPage(Slug.make(Self.categoryName($0.config.category))) }
+        let rowTags = Array(tagLinks(article, root: root).filter { $0.linked && $0.href != section }.prefix(SiteRenderer.rowTagLimit))
         return ArticleRow(
             title: article.title,
             href: article.url ?? page ?? link(root: root, to: source.map { SitePaths.sourcePage($0.id) } ?? SitePaths.headlinesPage),
@@ -481,7 +643,9 @@ struct SiteModelBuilder {
             lead: lead,
             level: level,
             savedAt: nil,
-            note: nil
+            note: nil,
+            tags: rowTags,
+            hasTags: !rowTags.isEmpty
         )
     }
 

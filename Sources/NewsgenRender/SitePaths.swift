@@ -16,16 +16,21 @@ enum SitePaths {
     /// rather than a day guessed from the build's clock.
     static let archiveUndated = "archive/undated/"
     static let searchIndex = "search.json"
+    static let searchPage = "search/"
+    static let tagsIndex = "tags/"
+    static func tagPage(_ slug: String) -> String { "tags/\(slug)/" }
 
     static let headlinesFeed = "feeds/headlines"
     static func sourceFeed(_ id: String) -> String { "feeds/sources/\(id)" }
     static func categoryFeed(_ slug: String) -> String { "feeds/categories/\(slug)" }
+    static func tagFeed(_ slug: String) -> String { "feeds/tags/\(slug)" }
     static func savedFeed(_ kind: SavedListKind) -> String { "feeds/\(kind.slug)" }
     static let opml = "feeds/sources.opml"
     static let sitemap = "sitemap.xml"
     /// A part of a sitemap too large for one file (sitemaps.org: 50,000 URLs each), numbered from 1.
     static func sitemapPart(_ number: Int) -> String { "sitemaps/\(number).xml" }
     static let stylesheet = "assets/style.css"
+    static let searchScript = "assets/search.js"
 
     /// The file a page path is written to.
     static func file(forPage page: String) -> String { page + "index.html" }

@@ -87,6 +87,13 @@ package struct SiteRenderer {
     static let feedLimit = 100
     /// Articles on a category's page (the archive has the rest).
     static let categoryLimit = 100
+    /// Stories a tag needs for a page of its own (and for links to it): a tag on one story only
+    /// would be a page repeating that story.
+    static let tagThreshold = 2
+    /// Tags shown on a row (the story's page shows them all).
+    static let rowTagLimit = 4
+    /// Characters of a story's summary in search.json.
+    static let searchSummaryLimit = 140
 
     /// The value each page template renders with, so that loading a theme can check every name
     /// its templates use against the models (`TemplateNames`). `render()` asserts it keeps up.
@@ -101,6 +108,9 @@ package struct SiteRenderer {
             "archive": Page<ArchiveIndexContent>.self,
             "archive-day": Page<ArchiveDayContent>.self,
             "article": Page<ArticleContent>.self,
+            "tags": Page<TagsContent>.self,
+            "tag": Page<TagContent>.self,
+            "search": Page<SearchContent>.self,
         ]
     }
 
@@ -203,6 +213,11 @@ package struct SiteRenderer {
         if !model.undatedArchive.isEmpty {
             page(SitePaths.archiveUndated, template: "archive-day") { model.archiveUndatedPage(root: $0) }
         }
+        page(SitePaths.tagsIndex, template: "tags") { model.tagsIndexPage(root: $0) }
+        for tag in model.tags {
+            page(SitePaths.tagPage(tag.slug), template: "tag") { model.tagPage(tag, root: $0) }
+        }
+        page(SitePaths.searchPage, template: "search") { model.searchPage(root: $0) }
         for article in model.articlesWithPages {
             guard let path = model.articlePath(article) else { continue }
             page(path, template: "article") { model.articlePage(article, root: $0) }

@@ -27,7 +27,7 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
 /// before anything renders.
 package struct TemplateSet: Sendable {
     /// The templates a theme must have.
-    static let required = ["layout", "row", "headlines", "sources", "source", "category", "favorites", "read-later", "article", "archive", "archive-day"]
+    static let required = ["layout", "row", "headlines", "sources", "source", "category", "favorites", "read-later", "article", "archive", "archive-day", "tags", "tag", "search"]
 
     /// Where the templates come from, for messages: a folder, or the built-in theme.
     let origin: String

@@ -70,6 +70,8 @@ extension ArticleRow: TemplateDictionary {
         values["image"] = image
         values["savedAt"] = savedAt?.templateDictionary
         values["note"] = note
+        values["tags"] = tags.compactMap(TemplateValues.convert)
+        values["hasTags"] = hasTags
         return values
     }
 }

@@ -91,7 +91,8 @@ struct PageRules {
                     ids[id] = element.line
                 }
             }
-            for attribute in ["href", "src"] {
+            // A form's action too: the masthead's search box sends its words to search/.
+            for attribute in ["href", "src", "action"] {
                 guard let reference = element.attribute(attribute) else { continue }
                 rules.checkLink(reference, attribute: attribute, on: element, occurrence: occurrence, into: &problems)
             }

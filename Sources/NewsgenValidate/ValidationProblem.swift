@@ -54,7 +54,7 @@ public enum ValidationRule: String, CaseIterable, Sendable, Codable {
     case htmlUniqueID = "html-unique-id"
     /// Every `<img>` has an `alt` attribute (empty for a decorative image).
     case htmlImgAlt = "html-img-alt"
-    /// Every local `href` and `src` resolves to a file in the output (a folder means its index.html).
+    /// Every local `href`, `src` and form `action` resolves to a file in the output (a folder means its index.html).
     case htmlLocalLink = "html-local-link"
     /// Links are http(s), mailto: or local: no `javascript:`, `data:`, `file:` or other scheme.
     case htmlLinkScheme = "html-link-scheme"
