@@ -17,7 +17,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // SHA-256 for the fingerprints of an incremental build (already a dependency of
@@ -80,7 +79,6 @@ let package = Package(
             name: "NewsgenRender",
             dependencies: [
                 "NewsgenModel", "NewsgenXML", "NewsgenConfig",
-                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: layer,
@@ -170,7 +168,8 @@ let package = Package(
             name: "NewsgenRenderTests",
             dependencies: [
                 "NewsgenRender",
-            ]
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "NewsgenValidateTests",

@@ -49,6 +49,8 @@ package struct Fingerprint: Hashable, Sendable, Codable, CustomStringConvertible
         /// (keys in sorted order, so the digest does not depend on a dictionary's order).
         package mutating func add(templateValue value: Any) {
             switch value {
+            case let value as TemplateValue:
+                add(value)
             case let string as String:
                 add(string)
             case let bool as Bool:
@@ -68,6 +70,32 @@ package struct Fingerprint: Hashable, Sendable, Codable, CustomStringConvertible
             default:
                 // Not a kind TemplateValues produces; its description still tells values apart.
                 add("?" + String(describing: value))
+            }
+        }
+
+        /// The same bytes as the `Any` form gives the dictionaries and arrays it stands for:
+        /// `.null` is left out, as `nil` was.
+        mutating func add(_ value: TemplateValue) {
+            switch value {
+            case .string(let string):
+                add(string)
+            case .bool(let bool):
+                tag(bool ? "T" : "F", count: 0)
+            case .int(let number):
+                tag("i", count: 0)
+                withUnsafeBytes(of: Int64(number).littleEndian) { sha.update(bufferPointer: $0) }
+            case .list(let items):
+                tag("a", count: items.count)
+                for item in items { add(item) }
+            case .object(let object):
+                let present = zip(object.names, object.values).filter { if case .null = $0.1 { false } else { true } }
+                tag("o", count: present.count)
+                for (name, value) in present.sorted(by: { $0.0 < $1.0 }) {
+                    add(name)
+                    add(value)
+                }
+            case .null:
+                tag("n", count: 0)
             }
         }
 

@@ -47,7 +47,7 @@ struct TemplateSource: Sendable {
     var tags: [TemplateTag]
     var nodes: [TemplateNode]
 
-    /// Reads a template. Returns `nil` when a tag is not finished: swift-mustache's parser then
+    /// Reads a template. Returns `nil` when a tag is not finished: the engine's parser (`MustacheParser`) then
     /// says where. Sections that are not closed, or closed by another name, are errors naming both.
     init?(name: String, location: String, text: String) throws(TemplateError) {
         guard let tags = Self.scan(text) else { return nil }

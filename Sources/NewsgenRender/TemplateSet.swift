@@ -1,5 +1,4 @@
 package import Foundation
-import Mustache
 import NewsgenModel
 
 /// A problem with the templates: the file (or folder, or "the built-in theme"), where in it
@@ -67,16 +66,9 @@ package struct TemplateSet: Sendable {
             }
             texts[file] = text
         }
-        // Sections first: swift-mustache says only that "a section is never closed", at the end of the file.
+        // Sections first: the parser would say only that "a section is never closed", at the end of the file.
         let sources = try Self.sources(texts: texts, location: { folder.appendingPathComponent($0).path })
-        do {
-            library = try await MustacheLibrary(directory: folder.path)
-        } catch let error as MustacheLibrary.ParserError {
-            throw TemplateError(folder.appendingPathComponent(error.filename).path, at: (error.context.lineNumber, error.context.columnNumber),
-                                "\(Self.describe(error.error)) near \"\(error.context.line.trimmingCharacters(in: .whitespaces))\"")
-        } catch {
-            throw TemplateError(folder.path, "cannot load templates (\(error))")
-        }
+        library = try Self.library(texts: texts, location: { folder.appendingPathComponent($0).path })
         var assets: [OutputFile] = []
         for file in files where file.hasPrefix("assets/") {
             let url = folder.appendingPathComponent(file)
@@ -98,14 +90,7 @@ package struct TemplateSet: Sendable {
         let texts = Dictionary(uniqueKeysWithValues: DefaultTheme.templates.map { ($0.key + ".mustache", $0.value) })
         let location = { (file: String) in "built-in theme: \(file)" }
         let sources = try Self.sources(texts: texts, location: location)
-        var library = MustacheLibrary()
-        for (name, text) in DefaultTheme.templates.sorted(by: { $0.key < $1.key }) {
-            do {
-                try library.register(text, named: name)
-            } catch {
-                throw TemplateError("built-in theme: \(name).mustache", "\(error)")
-            }
-        }
+        let library = try Self.library(texts: texts, location: location)
         let set = TemplateSet(
             origin: "the built-in theme", library: library, digest: digest(of: texts),
             assets: DefaultTheme.assets.sorted { $0.key < $1.key }.map { OutputFile("assets/" + $0.key, $0.value) }
@@ -131,6 +116,21 @@ package struct TemplateSet: Sendable {
         return hasher.finish()
     }
 
+    /// Parses every template once, naming the file, line and column of a tag it cannot read.
+    private static func library(texts: [String: String], location: (String) -> String) throws(TemplateError) -> MustacheLibrary {
+        var library = MustacheLibrary()
+        for (file, text) in texts.sorted(by: { $0.key < $1.key }) {
+            do throws(MustacheParseError) {
+                try library.register(text, named: String(file.dropLast(".mustache".count)))
+            } catch {
+                let place = error.location(in: MustacheParser.bytes(of: text))
+                throw TemplateError(location(file), at: (place.line, place.column),
+                                    "\(error.description) near \"\(place.text.trimmingCharacters(in: .whitespaces))\"")
+            }
+        }
+        return library
+    }
+
     /// Reads each template's tags, naming a section that is never closed or closed by another name.
     private static func sources(texts: [String: String], location: (String) -> String) throws(TemplateError) -> [String: TemplateSource] {
         var sources: [String: TemplateSource] = [:]
@@ -148,12 +148,12 @@ package struct TemplateSet: Sendable {
     /// Then each template's own markup is well-formed, and every name a page template uses is
     /// one its page model provides: both would otherwise show only on rendered pages.
     private func check(sources: [String: TemplateSource], location: (String) -> String) throws(TemplateError) {
-        for name in Self.required where library.getTemplate(named: name) == nil {
+        for name in Self.required where !library.has(name) {
             throw TemplateError(location(name + ".mustache"), "missing; every theme needs \(Self.required.map { $0 + ".mustache" }.joined(separator: ", "))")
         }
         let ordered = sources.values.sorted { $0.location < $1.location }
         for source in ordered {
-            for tag in source.tags where [.partial, .parent].contains(tag.kind) && library.getTemplate(named: tag.name) == nil {
+            for tag in source.tags where [.partial, .parent].contains(tag.kind) && !library.has(tag.name) {
                 throw TemplateError(source.location, at: (tag.position.line, 0), "names the partial \"\(tag.name)\", but there is no \(tag.name).mustache")
             }
         }
@@ -167,35 +167,18 @@ package struct TemplateSet: Sendable {
         try render(name, values: Self.values(of: page))
     }
 
-    /// What a template is given for `page`: dictionaries, arrays and scalars.
+    /// What a template is given for `page`: a `TemplateValue`, as `Any` so that the renderer's
+    /// fingerprints can take it as they take any template value.
     static func values<Content>(of page: Page<Content>) -> Any {
-        TemplateValues.convert(page) ?? [String: Any]()
+        TemplateValues.convert(page)
     }
 
     /// Renders the template `name` with values from `values(of:)`.
     func render(_ name: String, values: Any) throws(TemplateError) -> String {
-        guard let output = library.render(values, withTemplate: name) else {
+        let value = values as? TemplateValue ?? TemplateValues.convert(values)
+        guard let output = library.render(value, template: name) else {
             throw TemplateError(origin, "\(name).mustache is missing")
         }
-        return output
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        if let error = error as? MustacheTemplate.Error { return describe(error) }
-        return String(describing: error)
-    }
-
-    private static func describe(_ error: MustacheTemplate.Error) -> String {
-        switch error {
-        case .sectionCloseNameIncorrect: "a section is closed with a different name than it was opened with"
-        case .unfinishedName: "a tag is not finished (missing }})"
-        case .expectedSectionEnd: "a section is never closed"
-        case .invalidSetDelimiter: "a set-delimiter tag is malformed"
-        case .transformAppliedToInheritanceSection: "a transform is applied to an inheritance section"
-        case .illegalTokenInsideInheritSection: "an inheritance section holds a tag it may not"
-        case .textInsideInheritSection: "an inheritance section holds text outside a block"
-        case .invalidConfigVariableSyntax: "a configuration tag is malformed"
-        case .unrecognisedConfigVariable: "a configuration tag is not recognised"
-        }
+        return String(decoding: output, as: UTF8.self)
     }
 }

@@ -1,77 +1,89 @@
-/// Turns a page model into dictionaries and arrays, once per page.
+/// Turns a page model into `TemplateValue`s, once per page.
 ///
-/// swift-mustache reads a struct through `Mirror` on every variable lookup, for every object
-/// on the context stack; on a 10,000-article site that was more than half of the build. A
-/// `[String: Any]` is read by key (`MustacheParent`), so the models stay plain structs and the
-/// reflection happens once per value instead of once per lookup. `nil` values are left out, as
-/// Mustache treats a missing name: the lookup goes on up the context stack.
+/// Reading a struct while rendering (swift-mustache went through `Mirror` and dynamic casts on
+/// every lookup) was most of a large build, so the models stay plain structs and are converted
+/// once: the types every page repeats (article rows, times, links) by hand, the rest through
+/// `Mirror`. `nil` values become `.null`, which Mustache treats as a missing name: the lookup
+/// goes on up the context stack.
 enum TemplateValues {
-    static func convert(_ value: Any) -> Any? {
+    static func convert(_ value: Any) -> TemplateValue {
         switch value {
-        case let value as any TemplateDictionary: return value.templateDictionary
-        case let string as String: return string
-        case let bool as Bool: return bool
-        case let number as Int: return number
-        case let array as [Any]: return array.compactMap(convert)
+        case let value as any TemplateConvertible: return .object(value.templateObject)
+        case let string as String: return .string(string)
+        case let bool as Bool: return .bool(bool)
+        case let number as Int: return .int(number)
+        case let rows as [ArticleRow]: return .list(rows.map { .object($0.templateObject) })
+        case let array as [Any]: return .list(array.map(convert).filter { if case .null = $0 { false } else { true } })
         default: break
         }
         let mirror = Mirror(reflecting: value)
         switch mirror.displayStyle {
         case .optional:
-            guard let wrapped = mirror.children.first?.value else { return nil }
+            guard let wrapped = mirror.children.first?.value else { return .null }
             return convert(wrapped)
         case .struct, .class:
-            var dictionary: [String: Any] = [:]
-            dictionary.reserveCapacity(Int(mirror.children.count))
+            var names: [String] = []
+            var values: [TemplateValue] = []
+            names.reserveCapacity(Int(mirror.children.count))
+            values.reserveCapacity(Int(mirror.children.count))
             for child in mirror.children {
-                if let label = child.label, let converted = convert(child.value) {
-                    dictionary[label] = converted
-                }
+                guard let label = child.label else { continue }
+                names.append(label)
+                values.append(convert(child.value))
             }
-            return dictionary
+            return .object(TemplateObject(names: names, values: values))
         default:
-            return value
+            return .string(String(describing: value))
         }
+    }
+
+    /// An optional model value: `.null` when absent.
+    fileprivate static func optional(_ string: String?) -> TemplateValue {
+        string.map(TemplateValue.string) ?? .null
     }
 }
 
-/// A model that builds its own dictionary: for the values every page repeats (article rows,
-/// times, links), where reflecting each one was still a tenth of a large build.
-/// Keys must be the stored properties' names, as `convert` would give them.
-protocol TemplateDictionary {
-    var templateDictionary: [String: Any] { get }
+/// A model that builds its own object: for the values every page repeats (article rows, times,
+/// links), where reflecting each one was still a tenth of a large build. Names must be the
+/// stored properties' names, as `convert` would give them (a test checks).
+protocol TemplateConvertible {
+    var templateObject: TemplateObject { get }
 }
 
-extension TimeModel: TemplateDictionary {
-    var templateDictionary: [String: Any] { ["datetime": datetime, "text": text] }
+extension TimeModel: TemplateConvertible {
+    private static let names = ["datetime", "text"]
+    var templateObject: TemplateObject {
+        TemplateObject(names: Self.names, values: [.string(datetime), .string(text)])
+    }
 }
 
-extension NavItem: TemplateDictionary {
-    var templateDictionary: [String: Any] { ["title": title, "href": href, "current": current, "section": section] }
+extension NavItem: TemplateConvertible {
+    private static let names = ["title", "href", "current", "section"]
+    var templateObject: TemplateObject {
+        TemplateObject(names: Self.names, values: [.string(title), .string(href), .bool(current), .bool(section)])
+    }
 }
 
-extension FeedLinkModel: TemplateDictionary {
-    var templateDictionary: [String: Any] { ["label": label, "title": title, "href": href, "type": type] }
+extension FeedLinkModel: TemplateConvertible {
+    private static let names = ["label", "title", "href", "type"]
+    var templateObject: TemplateObject {
+        TemplateObject(names: Self.names, values: [.string(label), .string(title), .string(href), .string(type)])
+    }
 }
 
-extension ArticleRow: TemplateDictionary {
-    var templateDictionary: [String: Any] {
-        var values: [String: Any] = [
-            "title": title, "href": href,
-            "favorite": favorite, "readLater": readLater, "lead": lead, "level": level,
-        ]
-        values["page"] = page
-        values["summary"] = summary
-        values["author"] = author
-        values["sourceName"] = sourceName
-        values["sourceHref"] = sourceHref
-        values["outlet"] = outlet
-        values["time"] = time?.templateDictionary
-        values["image"] = image
-        values["savedAt"] = savedAt?.templateDictionary
-        values["note"] = note
-        values["tags"] = tags.compactMap(TemplateValues.convert)
-        values["hasTags"] = hasTags
-        return values
+extension ArticleRow: TemplateConvertible {
+    private static let names = [
+        "title", "href", "page", "summary", "author", "sourceName", "sourceHref", "outlet", "time", "image",
+        "favorite", "readLater", "lead", "level", "savedAt", "note", "tags", "hasTags",
+    ]
+    var templateObject: TemplateObject {
+        TemplateObject(names: Self.names, values: [
+            .string(title), .string(href), TemplateValues.optional(page), TemplateValues.optional(summary),
+            TemplateValues.optional(author), TemplateValues.optional(sourceName), TemplateValues.optional(sourceHref),
+            TemplateValues.optional(outlet), time.map { .object($0.templateObject) } ?? .null, TemplateValues.optional(image),
+            .bool(favorite), .bool(readLater), .bool(lead), .int(level),
+            savedAt.map { .object($0.templateObject) } ?? .null, TemplateValues.optional(note),
+            .list(tags.map { TemplateValues.convert($0) }), .bool(hasTags),
+        ])
     }
 }

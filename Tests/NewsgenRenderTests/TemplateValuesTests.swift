@@ -4,9 +4,9 @@ import Testing
 
 @Suite("Template values")
 struct TemplateValuesTests {
-    /// The names Mirror sees on a value whose optionals are all set.
-    func labels(_ value: Any) -> Set<String> {
-        Set(Mirror(reflecting: value).children.compactMap(\.label))
+    /// The names Mirror sees on a value whose optionals are all set, in declaration order.
+    func labels(_ value: Any) -> [String] {
+        Mirror(reflecting: value).children.compactMap(\.label)
     }
 
     @Test("hand-written dictionaries carry every stored property, so templates see the same names")
@@ -16,15 +16,21 @@ struct TemplateValuesTests {
             title: "t", href: "h", page: "p", summary: "s", author: "a", sourceName: "n", sourceHref: "sh", outlet: "o",
             time: time, image: "i", favorite: true, readLater: false, lead: true, level: 3, savedAt: time, note: "no"
         )
-        let values: [any TemplateDictionary] = [
+        let values: [any TemplateConvertible] = [
             time, row, NavItem(title: "t", href: "h", current: true, section: false), FeedLinkModel(label: "l", title: "t", href: "h", type: "ty"),
         ]
         for value in values {
-            #expect(Set(value.templateDictionary.keys) == labels(value), "\(type(of: value))")
+            #expect(value.templateObject.names == labels(value), "\(type(of: value))")
         }
-        let converted = TemplateValues.convert(row) as? [String: Any]
-        #expect((converted?["time"] as? [String: Any])?["text"] as? String == "Sat 21 Nov 2026, 08:00 UTC")
-        #expect(converted?["favorite"] as? Bool == true)
+        guard case .object(let converted) = TemplateValues.convert(row),
+              case .object(let time)? = converted["time"],
+              case .string(let text)? = time["text"],
+              case .bool(let favorite)? = converted["favorite"] else {
+            Issue.record("not converted")
+            return
+        }
+        #expect(text == "Sat 21 Nov 2026, 08:00 UTC")
+        #expect(favorite)
     }
 
     @Test("nil values are left out, so a lookup goes on up the context stack")
@@ -33,10 +39,17 @@ struct TemplateValuesTests {
             title: "t", href: "h", page: nil, summary: nil, author: nil, sourceName: nil, sourceHref: nil,
             time: nil, image: nil, favorite: false, readLater: false, lead: false, level: 2, savedAt: nil, note: nil
         )
-        let converted = TemplateValues.convert(row) as? [String: Any]
-        #expect(converted?["author"] == nil)
-        #expect(converted?["time"] == nil)
-        let page = TemplateValues.convert(EmptyState(title: "x", message: "y")) as? [String: Any]
-        #expect(page?["title"] as? String == "x")
+        guard case .object(let converted) = TemplateValues.convert(row),
+              case .object(let page) = TemplateValues.convert(EmptyState(title: "x", message: "y")) else {
+            Issue.record("not converted")
+            return
+        }
+        #expect(converted["author"] == nil)
+        #expect(converted["time"] == nil)
+        guard case .string(let title)? = page["title"] else {
+            Issue.record("no title")
+            return
+        }
+        #expect(title == "x")
     }
 }

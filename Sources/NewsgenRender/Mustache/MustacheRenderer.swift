@@ -1,0 +1,172 @@
+/// A theme's templates, each parsed once, rendered into bytes.
+///
+/// Names are split when a template is parsed, values are typed (`TemplateValue`), and text is
+/// escaped byte by byte, so rendering a page is appending bytes and comparing short names.
+struct MustacheLibrary: Sendable {
+    private(set) var templates: [String: [MustacheNode]] = [:]
+
+    init() {}
+
+    /// Adds a template under `name` (`row`, `cards/wide`): what partials and parents call it.
+    mutating func register(_ text: String, named name: String) throws(MustacheParseError) {
+        templates[name] = try MustacheParser.parse(text).get()
+    }
+
+    func has(_ name: String) -> Bool { templates[name] != nil }
+
+    /// The template `name` rendered with `value`; `nil` when there is no such template.
+    func render(_ value: TemplateValue, template name: String) -> [UInt8]? {
+        guard let nodes = templates[name] else { return nil }
+        var renderer = MustacheRenderer(templates: templates)
+        var stack = [value]
+        renderer.output.reserveCapacity(16 * 1024)
+        renderer.render(nodes, stack: &stack, indentation: [], inherited: nil)
+        return renderer.output
+    }
+}
+
+private struct MustacheRenderer {
+    let templates: [String: [MustacheNode]]
+    var output: [UInt8] = []
+
+    init(templates: [String: [MustacheNode]]) {
+        self.templates = templates
+    }
+
+    /// Renders `nodes`; `stack` is the context (the page, then each section's value), restored on return.
+    ///
+    /// A partial's indentation goes before the output of a node when what this call rendered
+    /// so far ends a line: swift-mustache's rule, which indents the first line of each call's
+    /// output only through the call around it (so a list's later items in an indented partial
+    /// start where the previous item's line ended, unindented, as they always did).
+    mutating func render(_ nodes: [MustacheNode], stack: inout [TemplateValue], indentation: [UInt8], inherited: [String: [MustacheNode]]?) {
+        let start = output.count
+        for node in nodes {
+            let nodeStart = output.count
+            let indents = !indentation.isEmpty && endsLine(since: start)
+            defer {
+                if indents, output.count > nodeStart { output.insert(contentsOf: indentation, at: nodeStart) }
+            }
+            switch node {
+            case .text(let bytes):
+                output.append(contentsOf: bytes)
+            case .variable(let name, let escaped):
+                guard let value = lookup(name, in: stack) else { continue }
+                write(value, escaped: escaped)
+            case .section(let name, let body):
+                guard let value = lookup(name, in: stack) else { continue }
+                switch value {
+                case .list(let items):
+                    for item in items {
+                        stack.append(item)
+                        render(body, stack: &stack, indentation: indentation, inherited: inherited)
+                        stack.removeLast()
+                    }
+                case .bool(let flag):
+                    if flag { render(body, stack: &stack, indentation: indentation, inherited: inherited) }
+                case .null:
+                    continue
+                case .string, .int, .object:
+                    stack.append(value)
+                    render(body, stack: &stack, indentation: indentation, inherited: inherited)
+                    stack.removeLast()
+                }
+            case .inverted(let name, let body):
+                let value = lookup(name, in: stack)
+                switch value {
+                case .list(let items)?:
+                    if items.isEmpty { render(body, stack: &stack, indentation: indentation, inherited: inherited) }
+                case .bool(let flag)?:
+                    if !flag { render(body, stack: &stack, indentation: indentation, inherited: inherited) }
+                case nil, .null?:
+                    render(body, stack: &stack, indentation: indentation, inherited: inherited)
+                case .string?, .int?, .object?:
+                    continue
+                }
+            case .partial(let name, let indented, let overrides):
+                guard let partial = templates[name] else { continue }
+                var blocks = inherited
+                if let overrides {
+                    // The outermost template's blocks win: a page overrides its layout's defaults.
+                    blocks = inherited.map { $0.merging(overrides) { outer, _ in outer } } ?? overrides
+                }
+                render(partial, stack: &stack, indentation: indented.map { indentation + $0 } ?? indentation, inherited: blocks)
+            case .block(let name, let fallback, let indented):
+                render(inherited?[name] ?? fallback, stack: &stack, indentation: indentation + indented, inherited: inherited)
+            case .blockDefinition:
+                continue
+            }
+        }
+    }
+
+    /// The output since `start` ends with "\n" (and not "\r\n": one character to swift-mustache,
+    /// which is not "\n").
+    private func endsLine(since start: Int) -> Bool {
+        let count = output.count
+        guard count > start, output[count - 1] == UInt8(ascii: "\n") else { return false }
+        return count - start < 2 || output[count - 2] != UInt8(ascii: "\r")
+    }
+
+    private mutating func write(_ value: TemplateValue, escaped: Bool) {
+        switch value {
+        case .string(let string):
+            var string = string
+            string.withUTF8 { bytes in
+                if escaped { Self.escape(bytes, into: &output) } else { output.append(contentsOf: bytes) }
+            }
+        case .int(let number):
+            output.append(contentsOf: String(number).utf8)
+        case .bool(let flag):
+            output.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .list, .object, .null:
+            // A list or an object has no text of its own.
+            return
+        }
+    }
+
+    /// HTML-escapes UTF-8 bytes: `&`, `<`, `>`, `"` and `'`, as swift-mustache did. Every other
+    /// byte, multi-byte sequences included, is copied as it is (the five are ASCII, and no byte
+    /// of a multi-byte sequence is ASCII).
+    static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        var start = 0
+        for index in 0..<bytes.count {
+            let replacement: StaticString
+            switch bytes[index] {
+            case UInt8(ascii: "&"): replacement = "&amp;"
+            case UInt8(ascii: "<"): replacement = "&lt;"
+            case UInt8(ascii: ">"): replacement = "&gt;"
+            case UInt8(ascii: "\""): replacement = "&quot;"
+            case UInt8(ascii: "'"): replacement = "&#39;"
+            default: continue
+            }
+            if index > start { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index])) }
+            output.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+            start = index + 1
+        }
+        if bytes.count > start { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count])) }
+    }
+
+    /// The value `name` reads: `.` is the current item; `a.b` finds `a` in the nearest item
+    /// that has it (only the current one for `.a`), then `b` in it. `nil` when there is none.
+    private func lookup(_ name: MustacheName, in stack: [TemplateValue]) -> TemplateValue? {
+        if name.isImplicit { return stack.last }
+        guard let first = name.parts.first else { return nil }
+        var found: TemplateValue?
+        if name.isAnchored {
+            if case .object(let object)? = stack.last { found = object[first] }
+        } else {
+            for item in stack.reversed() {
+                if case .object(let object) = item, let value = object[first] {
+                    found = value
+                    break
+                }
+            }
+        }
+        guard var value = found else { return nil }
+        for part in name.parts.dropFirst() {
+            guard case .object(let object) = value, let child = object[part] else { return nil }
+            value = child
+        }
+        return value
+    }
+}
