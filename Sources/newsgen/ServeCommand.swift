@@ -37,7 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
         let logger = logging.makeLogger()
         // Before the build, so that a busy port costs no build and says so in one line.
         if let problem = Listening.problem(port: port) { throw CommandFailure(problem) }
-        let runner = BuildRunner(site: site, offline: offline, wait: true, logger: logger)
+        let runner = BuildRunner(site: site, offline: offline, wait: true, logger: logger, progress: TerminalProgress.forBuild(logging))
         let siteConfig = try runner.loadConfig()
         let status = await runner.run(siteConfig)
         if status == 1 && !FileManager.default.fileExists(atPath: siteConfig.output.path) {
