@@ -114,6 +114,9 @@ struct FeedDiscoveryTests {
         #expect(tried.map { URLComponents(url: $0.url, resolvingAgainstBaseURL: false)?.path } == ["/index.html"] + FeedDiscovery.commonPaths)
         #expect(tried[1].reason == "HTTP 404")
         #expect(tried.first { $0.url.path == "/rss" }?.reason.contains("not an RSS, Atom or JSON feed") == true)
+        let message = try #require(result.failure).description
+        #expect(message.contains("/feed, http://") && message.contains("/feed.json (HTTP 404)"), "\(message)")
+        #expect(message.components(separatedBy: "(HTTP 404)").count == 2, "one reason for all the 404s: \(message)")
     }
 
     @Test("a feed URL is the feed itself; a JSON Feed reads too")

@@ -30,7 +30,16 @@ package enum DiscoveryError: Error, Sendable, Equatable, CustomStringConvertible
         case .unreachable(let url, let reason):
             return "cannot fetch \(url.absoluteString): \(reason)"
         case .noFeed(let url, let tried):
-            let list = tried.map { "\($0.url.absoluteString) (\($0.reason))" }.joined(separator: "; ")
+            // Addresses that failed alike share their reason: `…/feed, …/rss (HTTP 404)`.
+            var groups: [(reason: String, urls: [String])] = []
+            for attempt in tried {
+                if let index = groups.firstIndex(where: { $0.reason == attempt.reason }) {
+                    groups[index].urls.append(attempt.url.absoluteString)
+                } else {
+                    groups.append((attempt.reason, [attempt.url.absoluteString]))
+                }
+            }
+            let list = groups.map { "\($0.urls.joined(separator: ", ")) (\($0.reason))" }.joined(separator: "; ")
             return "found no feed for \(url.absoluteString); tried \(list)"
         case .severalFeeds(let url, let feeds):
             let list = feeds.map { "\($0.title.map { "\"\($0)\" " } ?? "")\($0.url.absoluteString)" }.joined(separator: ", ")
