@@ -42,6 +42,8 @@ public struct Build: Sendable {
         public var refresh = false
         /// Render, write and validate every file, carrying nothing over from the published site.
         public var full = false
+        /// Told as sources are fetched and files rendered (the line `build` shows on a terminal).
+        package var progress: BuildProgress?
 
         public init(offline: Bool = false, refresh: Bool = false, full: Bool = false) {
             self.offline = offline
@@ -89,8 +91,10 @@ public struct Build: Sendable {
         var clock = StageClock(logger: logger)
         let templates = try await clock.run(LoadTemplates(folder: config.templates, builtInIfMissing: !config.templatesIsExplicit))
         async let available = catalog?.load(now: started, offline: options.offline, logger: logger)
+        options.progress?.begin(.fetching, total: config.sources.count)
         let sources = try await clock.run(Fetch(config: config, providers: providers, store: store, now: started,
-                                                offline: options.offline, refresh: options.refresh, logger: logger))
+                                                offline: options.offline, refresh: options.refresh, logger: logger,
+                                                progress: options.progress))
         let archive = try await clock.run(Store(store: store, sourceIDs: Set(config.sources.map(\.id)), keepDays: config.keepDays,
                                                 now: started, logger: logger))
         let saved = try await clock.run(MergeSavedLists(config: config, store: store, now: started, logger: logger), sources)
@@ -99,13 +103,17 @@ public struct Build: Sendable {
                                   staticFiles: staticFiles)
         // What the published site already holds as this build would make it is carried over.
         let previous = options.full ? nil : manifest.flatMap { Manifest.load(from: $0, output: config.output) }
-        let site = try await clock.run(Render(templates: templates, carrying: previous?.carryIndex(output: config.output)), content)
+        options.progress?.begin(.rendering, total: 0)
+        let site = try await clock.run(Render(templates: templates, carrying: previous?.carryIndex(output: config.output),
+                                              progress: options.progress), content)
+        options.progress?.begin(.writing, total: site.paths.count)
         let staged = try await clock.run(Write(publisher: publisher), site)
         do {
             // Carried files were checked when they were published. When no file went away, every
             // link of theirs still resolves, so only the new files need checking.
             let removed = previous.map { !Set($0.files.keys).subtracting(site.paths).isEmpty } ?? true
             let scope: Set<String>? = removed || site.carried.isEmpty ? nil : Set(site.files.map(\.path))
+            options.progress?.begin(.validating, total: scope?.count ?? site.paths.count + 1)
             _ = try await clock.run(Validate(baseURL: config.baseURL, only: scope, files: site.paths + [Publisher.markerName]), staged.folder)
             try await clock.run(Publish(publisher: publisher), staged.folder)
         } catch {

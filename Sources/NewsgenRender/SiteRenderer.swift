@@ -170,7 +170,8 @@ package struct SiteRenderer {
 
     /// Every page, feed and asset of the site, except those whose published file (recorded in
     /// `published`) has the fingerprint this build would give it: those are only named.
-    package func render(carrying published: CarryIndex?) async throws(TemplateError) -> RenderedSite {
+    /// `jobDone` is called as each file is done, with the number of files.
+    package func render(carrying published: CarryIndex?, jobDone: (@Sendable (Int) -> Void)? = nil) async throws(TemplateError) -> RenderedSite {
         let model = SiteModelBuilder(content: content)
         let templates = self.templates
         let known = published?.fingerprints ?? [:]
@@ -241,7 +242,7 @@ package struct SiteRenderer {
         for file in content.staticFiles {
             jobs.append(Job(file: file.path, carrying: known[file.path]) { file.data })
         }
-        return try await Self.run(jobs)
+        return try await Self.run(jobs, jobDone: jobDone)
     }
 
     /// A static file may not stand where newsgen writes a file, nor where it needs a folder (or
@@ -268,8 +269,10 @@ package struct SiteRenderer {
     }
 
     /// Runs the jobs on every core, keeping their order; the first failure (in job order) is thrown.
-    private static func run(_ jobs: [Job]) async throws(TemplateError) -> RenderedSite {
+    private static func run(_ jobs: [Job], jobDone: (@Sendable (Int) -> Void)?) async throws(TemplateError) -> RenderedSite {
+        let count = jobs.count
         let results = await Parallel.map(jobs) { job -> Result<(Fingerprint, Data?), TemplateError> in
+            defer { jobDone?(count) }
             do throws(TemplateError) {
                 return .success(try job.make())
             } catch {

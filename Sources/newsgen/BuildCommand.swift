@@ -33,7 +33,8 @@ struct BuildCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = logging.makeLogger()
         let status = await StopSignals.run(BuildRunner(site: site, outputOverride: output, offline: offline,
-                                                       refresh: refresh, full: full, wait: wait, logger: logger))
+                                                       refresh: refresh, full: full, wait: wait, logger: logger,
+                                                       progress: TerminalProgress.forBuild(logging)))
         if status != 0 { throw ExitCode(status) }
     }
 }
@@ -47,6 +48,8 @@ struct BuildRunner: Sendable {
     var full = false
     var wait = false
     var logger: Logger
+    /// The updating line on a terminal, if there is one.
+    var progress: BuildProgress?
 
     /// Reads the configuration afresh, then builds; the build's exit status (0, 3 or 1).
     func run() async -> Int32 {
@@ -62,12 +65,21 @@ struct BuildRunner: Sendable {
 
     /// Builds with a configuration already read; the build's exit status (0, 3 or 1).
     func run(_ config: SiteConfig) async -> Int32 {
+        var options = Build.Options(offline: offline, refresh: refresh, full: full)
+        options.progress = progress
+        let result: Result<BuildReport, BuildError>
         do {
-            let report = try await Build.runStandard(config: config, options: .init(offline: offline, refresh: refresh, full: full),
-                                                     waitForLock: wait, logger: logger)
+            result = .success(try await Build.runStandard(config: config, options: options, waitForLock: wait, logger: logger))
+        } catch {
+            result = .failure(error)
+        }
+        // The progress line goes before the build's last words.
+        progress?.finish()
+        switch result {
+        case .success(let report):
             logger.info("published \(report.output.path): \(report.filesWritten) files written, \(report.filesUnchanged) unchanged, \(report.filesCarried) carried, \(String(format: "%.2f", report.totalSeconds)) s (validation \(Int((report.validationShare * 100).rounded()))% of the build)")
             return report.exitStatus
-        } catch {
+        case .failure(let error):
             for line in error.description.split(separator: "\n") { logger.error("\(line)") }
             return 1
         }

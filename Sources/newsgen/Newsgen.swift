@@ -18,7 +18,7 @@ struct Newsgen: AsyncParsableCommand {
             failed and was served from the cache or shown as unavailable; 1 nothing published; 2 usage error.
             """,
         version: NewsgenVersion.string,
-        subcommands: [BuildCommand.self, ValidateCommand.self, ServeCommand.self, SavedCommand.self, SourcesCommand.self],
+        subcommands: [BuildCommand.self, ValidateCommand.self, ServeCommand.self, SavedCommand.self, SourcesCommand.self, AddCommand.self],
         defaultSubcommand: nil
     )
 
@@ -74,7 +74,7 @@ struct Newsgen: AsyncParsableCommand {
 
 /// Writes one `newsgen: error: …` line on stderr.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data("newsgen: error: \(message)\n".utf8))
+    TerminalProgress.standardError.write("newsgen: error: \(message)\n")
 }
 
 /// The logging flags every command shares.
@@ -115,6 +115,7 @@ struct StderrLogHandler: LogHandler {
         case .error, .critical: prefix = "newsgen: error: "
         default: prefix = "newsgen: "
         }
-        FileHandle.standardError.write(Data((prefix + event.message.description + "\n").utf8))
+        // Through the progress line, which is cleared first when a build shows one.
+        TerminalProgress.standardError.write(prefix + event.message.description + "\n")
     }
 }

@@ -41,7 +41,7 @@ struct ServeCommand: AsyncParsableCommand {
         let errors = ErrorRecordingLogHandler.Lines()
         var buildLogger = Logger(label: logger.label) { _ in ErrorRecordingLogHandler(base: logger.handler, lines: errors) }
         buildLogger.logLevel = logger.logLevel
-        let runner = BuildRunner(site: site, offline: offline, wait: true, logger: buildLogger)
+        let runner = BuildRunner(site: site, offline: offline, wait: true, logger: buildLogger, progress: TerminalProgress.forBuild(logging))
         let siteConfig = try runner.loadConfig()
         let status = await runner.run(siteConfig)
         if status == 1 && !FileManager.default.fileExists(atPath: siteConfig.output.path) {

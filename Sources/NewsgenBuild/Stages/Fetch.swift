@@ -19,9 +19,11 @@ package struct Fetch: BuildStep {
     /// Ignore refresh intervals.
     package var refresh: Bool
     package var logger: Logger
+    /// Told as each source is done.
+    package var progress: BuildProgress?
 
     package init(config: SiteConfig, providers: [any SourceProvider], store: any ArticleStore, now: Date,
-                 offline: Bool, refresh: Bool, logger: Logger) {
+                 offline: Bool, refresh: Bool, logger: Logger, progress: BuildProgress? = nil) {
         self.config = config
         self.providers = providers
         self.store = store
@@ -29,11 +31,12 @@ package struct Fetch: BuildStep {
         self.offline = offline
         self.refresh = refresh
         self.logger = logger
+        self.progress = progress
     }
 
     package func run(_ input: Void) async -> [SourceReport] {
         await FetchStage(config: config, providers: providers, store: store, now: now,
-                         offline: offline, refresh: refresh, logger: logger).run()
+                         offline: offline, refresh: refresh, logger: logger, progress: progress).run()
     }
 
     package func summary(of sources: [SourceReport]) -> String {

@@ -15,6 +15,7 @@ struct FetchStage: Sendable {
     var offline: Bool
     var refresh: Bool
     var logger: Logger
+    var progress: BuildProgress?
 
     func run() async -> [SourceReport] {
         // Every request carries its source's deadline, and the whole stage the fetch budget:
@@ -31,8 +32,10 @@ struct FetchStage: Sendable {
         let reports = await Parallel.map(
             config.sources, maxConcurrent: FetchLimits.overall, maxPerKey: FetchLimits.perHost,
             key: { FetchLimits.host(of: $0, newsapi: newsapi) }
-        ) { source in
-            await stage.report(for: source, skipped: skipped)
+        ) { [progress] source in
+            let report = await stage.report(for: source, skipped: skipped)
+            progress?.advance(.fetching)
+            return report
         }
         for line in skipped.warnings(order: config.sources.map(\.id)) { logger.warning("\(line)") }
         return reports

@@ -8,14 +8,18 @@ package struct Render: BuildStep {
     package var templates: TemplateSet
     /// The published files that need not be rendered again; `nil` renders everything.
     package var carrying: CarryIndex?
+    /// Told as each file is rendered (or found current).
+    package var progress: BuildProgress?
 
-    package init(templates: TemplateSet, carrying: CarryIndex? = nil) {
+    package init(templates: TemplateSet, carrying: CarryIndex? = nil, progress: BuildProgress? = nil) {
         self.templates = templates
         self.carrying = carrying
+        self.progress = progress
     }
 
     package func run(_ content: SiteContent) async throws(TemplateError) -> RenderedSite {
-        try await SiteRenderer(templates: templates, content: content).render(carrying: carrying)
+        let done = progress.map { progress in { @Sendable (total: Int) in progress.advance(.rendering, total: total) } }
+        return try await SiteRenderer(templates: templates, content: content).render(carrying: carrying, jobDone: done)
     }
 
     package func summary(of site: RenderedSite) -> String {

@@ -1,0 +1,97 @@
+import Foundation
+
+/// A display of how far a build is (the one updating line `newsgen build` shows on a terminal).
+/// Called from the build's tasks as items finish, so it must be thread-safe and cheap: it may
+/// drop updates (redraw ten times a second, say), but not the first of a phase.
+package protocol ProgressReporter: Sendable {
+    func update(_ progress: BuildProgress.Snapshot)
+    /// The build has ended, published or not: take the display away.
+    func finish()
+}
+
+/// Counts what a build has done in its current phase and passes each new count to a
+/// `ProgressReporter`. The stages call it once per finished item (a source fetched, a file
+/// rendered); a build without one (under cron, in tests) pays nothing.
+package final class BuildProgress: @unchecked Sendable {
+    /// The parts of a build worth a count, named as the line shows them.
+    package enum Phase: String, Sendable {
+        case fetching, rendering, writing, validating
+
+        /// What is counted.
+        package var unit: String { self == .fetching ? "sources" : "files" }
+        /// Whether items are counted as they finish; writing and validating only say how many.
+        package var countsItems: Bool { self == .fetching || self == .rendering }
+    }
+
+    /// Where a phase stands: `done` of `total` items.
+    package struct Snapshot: Sendable, Equatable {
+        package var phase: Phase
+        package var done: Int
+        package var total: Int
+
+        package init(phase: Phase, done: Int, total: Int) {
+            self.phase = phase
+            self.done = done
+            self.total = total
+        }
+
+        /// The line a terminal shows: `fetching 37/100 sources`, `rendering 4,200/10,600 files`,
+        /// `validating 10,600 files`.
+        package var text: String {
+            let total = Self.grouped(total)
+            guard phase.countsItems else { return "\(phase.rawValue) \(total) \(phase.unit)" }
+            guard self.total > 0 else { return "\(phase.rawValue) \(phase.unit)" }
+            return "\(phase.rawValue) \(Self.grouped(done))/\(total) \(phase.unit)"
+        }
+
+        /// Thousands separated by commas, whatever the locale (`10,600`).
+        static func grouped(_ number: Int) -> String {
+            var digits = String(number.magnitude)
+            var index = digits.endIndex
+            while digits.distance(from: digits.startIndex, to: index) > 3 {
+                index = digits.index(index, offsetBy: -3)
+                digits.insert(",", at: index)
+            }
+            return (number < 0 ? "-" : "") + digits
+        }
+    }
+
+    private let reporter: any ProgressReporter
+    private let lock = NSLock()
+    private var current: Snapshot?
+
+    package init(reporter: any ProgressReporter) {
+        self.reporter = reporter
+    }
+
+    /// A phase starts with `total` items (0 when only the phase itself knows, see `advance`).
+    package func begin(_ phase: Phase, total: Int) {
+        let snapshot = Snapshot(phase: phase, done: 0, total: total)
+        lock.withLock {
+            current = snapshot
+            reporter.update(snapshot)
+        }
+    }
+
+    /// One more item of `phase` is done; `total` is the phase's count when the caller is the one
+    /// that knows it (the renderer's list of files). An item of a phase that has ended is ignored.
+    package func advance(_ phase: Phase, total: Int? = nil) {
+        // Under the lock, so that the reporter sees the counts in order.
+        lock.withLock {
+            guard var snapshot = current, snapshot.phase == phase else { return }
+            snapshot.done += 1
+            if let total { snapshot.total = total }
+            snapshot.total = max(snapshot.total, snapshot.done)
+            current = snapshot
+            reporter.update(snapshot)
+        }
+    }
+
+    /// The build has ended: the display goes away.
+    package func finish() {
+        lock.withLock {
+            current = nil
+            reporter.finish()
+        }
+    }
+}

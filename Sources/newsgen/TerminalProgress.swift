@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import NewsgenBuild
+
+/// The one updating line a build shows on a terminal (`fetching 37/100 sources`, then
+/// `rendering 4,200/10,600 files`): redrawn in place with `\r`, at most ten times a second,
+/// and cleared (`\r` ESC `[K`) before any other line goes to stderr and when the build ends.
+///
+/// Only when stderr is a terminal and neither --quiet nor --verbose is given: under cron stderr
+/// is a file or a pipe, and its bytes are exactly what they would be without it.
+final class TerminalProgress: ProgressReporter, @unchecked Sendable {
+    /// The line on standard error. Every line newsgen writes there goes through `write`.
+    static let standardError = TerminalProgress(descriptor: STDERR_FILENO)
+
+    /// The shortest time between two redraws of one phase.
+    static let interval: Duration = .milliseconds(100)
+    static let clear = "\r\u{1B}[K"
+
+    private let descriptor: Int32
+    private let lock = NSLock()
+    private let clock = ContinuousClock()
+    /// The text on the terminal now, if any.
+    private var shown: String?
+    private var lastDraw: ContinuousClock.Instant?
+    private var lastPhase: BuildProgress.Phase?
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// A build's progress on this line, when the line should show one: `nil` unless stderr is a
+    /// terminal (that is not `TERM=dumb`) and the logging options leave the default level.
+    static func forBuild(_ logging: LoggingOptions, descriptor: Int32 = STDERR_FILENO) -> BuildProgress? {
+        guard !logging.quiet, !logging.verbose, isatty(descriptor) == 1,
+              ProcessInfo.processInfo.environment["TERM"] != "dumb" else { return nil }
+        return BuildProgress(reporter: descriptor == STDERR_FILENO ? standardError : TerminalProgress(descriptor: descriptor))
+    }
+
+    func update(_ progress: BuildProgress.Snapshot) {
+        lock.withLock {
+            let now = clock.now
+            if progress.phase == lastPhase, let lastDraw, now - lastDraw < Self.interval { return }
+            lastPhase = progress.phase
+            lastDraw = now
+            shown = progress.text
+            put("\r" + progress.text + "\u{1B}[K")
+        }
+    }
+
+    func finish() {
+        lock.withLock {
+            if shown != nil { put(Self.clear) }
+            shown = nil
+            lastPhase = nil
+            lastDraw = nil
+        }
+    }
+
+    /// Writes a whole line (a warning, an error), clearing the progress line first and drawing it
+    /// again after, so that the line stays last.
+    func write(_ line: String) {
+        lock.withLock {
+            guard let shown else { return put(line) }
+            put(Self.clear + line + "\r" + shown + "\u{1B}[K")
+        }
+    }
+
+    private func put(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
+    }
+}
