@@ -24,8 +24,8 @@ struct SiteModelBuilder {
     /// The articles that get a page of their own: the archive and the saved articles sources listed.
     let articlesWithPages: [Article]
     private let articleSlugs: [String: String]
-    private let sourcesByID: [String: SourceReport]
-    private let savedIDs: [SavedListKind: Set<String>]
+    let sourcesByID: [String: SourceReport]
+    let savedIDs: [SavedListKind: Set<String>]
 
     init(content: SiteContent) {
         self.content = content

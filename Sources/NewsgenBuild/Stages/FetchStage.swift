@@ -115,7 +115,9 @@ struct FetchStage: Sendable {
                 return make(.fetched, articles: content.articles, content: content)
             case .notModified:
                 _ = await storeCall(source) { try await store.recordNotModified(of: source.id, at: now) }
-                return make(.notModified, articles: await cached())
+                // A local file unchanged since it was read (`LocalFile.validator`) holds what the
+                // cache holds: shown as read, so its pages do not change with how it was had.
+                return make(source.isLocal ? .fetched : .notModified, articles: await cached())
             }
         } catch {
             _ = await storeCall(source) { try await store.recordFailure(of: source.id, error: error, at: now) }
