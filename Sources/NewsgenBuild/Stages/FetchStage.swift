@@ -107,7 +107,12 @@ struct FetchStage: Sendable {
         let decision = FetchDecision.decide(source: source, state: state, now: now, options: options, provider: provider)
         guard case .fetch(let etag, let lastModified) = decision, let handler else { return await show(decision) }
         do {
-            let outcome = try await handler.fetch(FetchRequest(source: source, etag: etag, lastModified: lastModified))
+            var outcome = try await handler.fetch(FetchRequest(source: source, etag: etag, lastModified: lastModified))
+            if case .notModified = outcome, source.isLocal, await !holdsOwnCopies(source) {
+                // A story another source also lists is kept once in the cache, as whichever source
+                // wrote it last: only reading the file again gives this source's own copy.
+                outcome = try await handler.fetch(FetchRequest(source: source))
+            }
             switch outcome {
             case .fetched(let content):
                 _ = await storeCall(source) { try await store.recordSuccess(of: source.id, content: content, at: now) }
@@ -123,6 +128,14 @@ struct FetchStage: Sendable {
             _ = await storeCall(source) { try await store.recordFailure(of: source.id, error: error, at: now) }
             return await show(FetchDecision.afterFailure(error, state: state, now: now, options: options))
         }
+    }
+
+    /// Whether every article the cache lists for `source` is stored as `source` wrote it.
+    private func holdsOwnCopies(_ source: SourceConfig) async -> Bool {
+        guard let listed = await storeCall(source, { try await store.articles(of: source.id) }),
+              let own = await storeCall(source, { try await store.archive(of: [source.id]) }) else { return false }
+        let ids = Set(own.map(\.id))
+        return listed.allSatisfy { ids.contains($0.id) }
     }
 
     /// Runs a store operation; a failing cache never sinks the build, but it is reported.
