@@ -108,10 +108,12 @@ struct FetchStage: Sendable {
         guard case .fetch(let etag, let lastModified) = decision, let handler else { return await show(decision) }
         do {
             var outcome = try await handler.fetch(FetchRequest(source: source, etag: etag, lastModified: lastModified))
-            if case .notModified = outcome, source.isLocal, await !holdsOwnCopies(source) {
+            var ownCopies: [Article]?
+            if case .notModified = outcome, source.isLocal {
                 // A story another source also lists is kept once in the cache, as whichever source
-                // wrote it last: only reading the file again gives this source's own copy.
-                outcome = try await handler.fetch(FetchRequest(source: source))
+                // wrote it last: then only reading the file again gives this source's own copy.
+                ownCopies = await self.ownCopies(of: source)
+                if ownCopies == nil { outcome = try await handler.fetch(FetchRequest(source: source)) }
             }
             switch outcome {
             case .fetched(let content):
@@ -122,7 +124,8 @@ struct FetchStage: Sendable {
                 _ = await storeCall(source) { try await store.recordNotModified(of: source.id, at: now) }
                 // A local file unchanged since it was read (`LocalFile.validator`) holds what the
                 // cache holds: shown as read, so its pages do not change with how it was had.
-                return make(source.isLocal ? .fetched : .notModified, articles: await cached())
+                if let ownCopies { return make(.fetched, articles: ownCopies) }
+                return make(.notModified, articles: await cached())
             }
         } catch {
             _ = await storeCall(source) { try await store.recordFailure(of: source.id, error: error, at: now) }
@@ -130,12 +133,15 @@ struct FetchStage: Sendable {
         }
     }
 
-    /// Whether every article the cache lists for `source` is stored as `source` wrote it.
-    private func holdsOwnCopies(_ source: SourceConfig) async -> Bool {
+    /// The articles the cache lists for `source`, in its order, each as `source` itself wrote it
+    /// (its row names `source`, read in one query, so another source's fetch running meanwhile
+    /// cannot slip its copy in); `nil` when another source wrote one of them last.
+    private func ownCopies(of source: SourceConfig) async -> [Article]? {
         guard let listed = await storeCall(source, { try await store.articles(of: source.id) }),
-              let own = await storeCall(source, { try await store.archive(of: [source.id]) }) else { return false }
-        let ids = Set(own.map(\.id))
-        return listed.allSatisfy { ids.contains($0.id) }
+              let own = await storeCall(source, { try await store.archive(of: [source.id]) }) else { return nil }
+        let byID = Dictionary(own.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let copies = listed.compactMap { byID[$0.id] }
+        return copies.count == listed.count ? copies : nil
     }
 
     /// Runs a store operation; a failing cache never sinks the build, but it is reported.
