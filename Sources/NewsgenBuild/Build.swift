@@ -106,8 +106,16 @@ public struct Build: Sendable {
         options.progress?.begin(.rendering, total: 0)
         let site = try await clock.run(Render(templates: templates, carrying: previous?.carryIndex(output: config.output),
                                               progress: options.progress), content)
+        if let previous, Self.isCurrent(site, published: previous, publisher: publisher) {
+            // Nothing to publish: staging, linking, validating and swapping would only make the same site again.
+            publisher.removeLeftovers()
+            logger.info("nothing changed: \(config.output.path) already holds these \(site.carried.count) files; 0 written, \(site.carried.count) carried, nothing published")
+            return BuildReport(sources: sources, output: config.output, filesWritten: 0, filesUnchanged: 0,
+                               filesCarried: site.carried.count, timings: clock.timings)
+        }
         options.progress?.begin(.writing, total: site.paths.count)
         let staged = try await clock.run(Write(publisher: publisher), site)
+        let setAside: URL?
         do {
             // Carried files were checked when they were published. When no file went away, every
             // link of theirs still resolves, so only the new files need checking.
@@ -115,11 +123,13 @@ public struct Build: Sendable {
             let scope: Set<String>? = removed || site.carried.isEmpty ? nil : Set(site.files.map(\.path))
             options.progress?.begin(.validating, total: scope?.count ?? site.paths.count + 1)
             _ = try await clock.run(Validate(baseURL: config.baseURL, only: scope, files: site.paths + [Publisher.markerName]), staged.folder)
-            try await clock.run(Publish(publisher: publisher), staged.folder)
+            setAside = try await clock.run(Publish(publisher: publisher), staged.folder)
         } catch {
             publisher.discard(staged.folder)
             throw error
         }
+        // The previous site is removed while the manifest is recorded; the build ends when both are done.
+        async let previousRemoved: Void = Self.remove(setAside, publisher: publisher, logger: logger)
         if let manifest {
             do {
                 try Manifest.recording(site.fingerprints, output: config.output).save(to: manifest)
@@ -128,7 +138,31 @@ public struct Build: Sendable {
                 logger.warning("\(manifest.path): cannot record what was published (\(FileProblem.describe(error))); the next build renders every page")
             }
         }
+        await previousRemoved
         return BuildReport(sources: sources, output: config.output, filesWritten: staged.summary.written,
                            filesUnchanged: staged.summary.unchanged, filesCarried: staged.carried, timings: clock.timings)
+    }
+
+    /// Whether the output already is the site this build would publish: every file carried
+    /// (none rendered), the same set of files as the manifest, and nothing else in the folder.
+    /// Each carried file was found to be the very file the manifest recorded (inode, size,
+    /// time), and the manifest is saved only after its site was swapped in, so a build that
+    /// crashed before saving it left a manifest whose files differ from the output's: then this
+    /// is false, and the build publishes as usual.
+    static func isCurrent(_ site: RenderedSite, published: Manifest, publisher: Publisher) -> Bool {
+        guard site.files.isEmpty, site.carried.count == published.files.count else { return false }
+        let carried = Set(site.carried)
+        return carried.count == published.files.count && published.files.keys.allSatisfy(carried.contains)
+            && publisher.holdsExactly(carried)
+    }
+
+    /// Removes the previous site set aside by the swap, if any, and says how long it took.
+    private static func remove(_ previous: URL?, publisher: Publisher, logger: Logger) async {
+        guard let previous else { return }
+        let start = ContinuousClock.now
+        await publisher.removePrevious(previous)
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        logger.info("removed the previous site in \(String(format: "%.2f", seconds)) s, while recording the manifest")
     }
 }

@@ -38,10 +38,10 @@ struct SiteModelBuilder {
     private let tagNames: [String: String]
     private let tagSlugsWithPages: Set<String>
     private let articleSlugs: [String: String]
-    private let sourcesByID: [String: SourceReport]
-    private let savedIDs: [SavedListKind: Set<String>]
+    let sourcesByID: [String: SourceReport]
+    let savedIDs: [SavedListKind: Set<String>]
     /// The paths of the `static` folder's files, which the site's own URLs may name.
-    private let staticPaths: Set<String>
+    let staticPaths: Set<String>
 
     init(content: SiteContent) {
         self.content = content
@@ -125,7 +125,7 @@ struct SiteModelBuilder {
 
     /// A story's tags once each (tags folding to one slug are one), named as the site names
     /// them, each linked when it has a page.
-    private func tagLinks(_ article: Article, root: String) -> [TagLink] {
+    func tagLinks(_ article: Article, root: String) -> [TagLink] {
         var seen = Set<String>()
         return Self.tagNames(of: article).compactMap { raw in
             let slug = Slug.make(raw)
@@ -560,7 +560,7 @@ struct SiteModelBuilder {
     /// A URL of one of the site's own static files (baseURL + its path) as a link relative to the
     /// page, so that the image shows when the site is opened from disk as well as served. Any
     /// other URL, even under baseURL, stays as it is: a link that names no file would be broken.
-    private func siteLink(_ url: String, root: String) -> String {
+    func siteLink(_ url: String, root: String) -> String {
         let base = content.config.baseURL.absoluteString
         guard url.hasPrefix(base) else { return url }
         let path = String(url.dropFirst(base.count))
@@ -570,7 +570,7 @@ struct SiteModelBuilder {
 
     /// A story's full text with the images it shows from the site's static files linked as
     /// `siteLink` links them (the sanitizer writes every `src` double-quoted and absolute).
-    private func siteLinks(in html: String, root: String) -> String {
+    func siteLinks(in html: String, root: String) -> String {
         let marker = "src=\"" + content.config.baseURL.absoluteString
         guard !staticPaths.isEmpty, html.contains(marker) else { return html }
         var result = ""

@@ -8,6 +8,7 @@ import Testing
 @testable import NewsgenValidate
 @testable import NewsgenBuild
 import NewsgenTestSupport
+import Logging
 
 /// An incremental build carries over what did not change, and its output is byte for byte what
 /// a full build of the same inputs gives.
@@ -63,13 +64,17 @@ struct IncrementalTests {
 
         /// One build with the site's store and manifest (or none, for a reference build).
         @discardableResult
-        func build(full: Bool = false, manifest useManifest: Bool = true, store: MemoryStore? = nil, output: URL? = nil) async throws -> BuildReport {
+        /// `settled`: the feed files count as unchanged for long enough that an unchanged one is not read again.
+        func build(full: Bool = false, manifest useManifest: Bool = true, store: MemoryStore? = nil, output: URL? = nil,
+                   settled: Bool = false, logger: Logger? = nil) async throws -> BuildReport {
             var config = self.config
             if let output { config.output = output }
-            let (logger, _) = TestSupport.recordingLogger()
+            let logger = logger ?? TestSupport.recordingLogger().0
+            let ahead: TimeInterval = settled ? 3600 : 0
+            let clock: @Sendable () -> Date = { Date().addingTimeInterval(ahead) }
             let build = Build(
                 config: config, options: .init(refresh: true, full: full),
-                providers: [FeedProvider(http: nil, articlesPerSource: config.articlesPerSource, retry: .none)],
+                providers: [FeedProvider(http: nil, articlesPerSource: config.articlesPerSource, retry: .none, now: clock)],
                 store: store ?? self.store, manifest: useManifest ? manifest : nil, now: { IncrementalTests.now }, logger: logger
             )
             return try await build.run()
@@ -217,5 +222,106 @@ struct IncrementalTests {
         let checked = try #require(line.split(separator: " ").dropFirst(2).first.flatMap { Int($0) })
         #expect(checked < total, "\(line)")
         #expect(checked == total - report.filesCarried - 1, "the new and changed files, not the marker")
+    }
+
+    /// The names beside the output that a build left: staging folders, previous sites.
+    static func leftovers(beside output: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path)
+            .filter { $0.hasPrefix(".\(output.lastPathComponent).") }
+    }
+
+    @Test("with nothing new, a build publishes nothing: no staging, no swap, the output folder itself untouched")
+    func nothingPublished() async throws {
+        let site = try Site()
+        try await site.build()
+        let before = try Snapshot(site.output)
+        let index = try #require(Manifest.stat(site.output.appendingPathComponent("index.html")))
+        let outputInode = try #require(try FileManager.default.attributesOfItem(atPath: site.output.path)[.systemFileNumber] as? Int)
+        let (logger, log) = TestSupport.recordingLogger()
+        let report = try await site.build(logger: logger)
+        #expect(report.filesWritten == 0 && report.filesUnchanged == 0)
+        #expect(report.filesCarried == before.bytes.count - 1)
+        #expect(!report.timings.contains { [.write, .validate, .publish].contains($0.stage) }, "\(report.timings.map(\.stage))")
+        #expect(log.all.contains { $0.contains("nothing changed") && $0.contains("0 written, \(report.filesCarried) carried") }, "\(log.all)")
+        #expect(try FileManager.default.attributesOfItem(atPath: site.output.path)[.systemFileNumber] as? Int == outputInode, "not swapped")
+        #expect(Manifest.stat(site.output.appendingPathComponent("index.html")) == index)
+        #expect(try Snapshot(site.output) == before)
+        #expect(try Self.leftovers(beside: site.output).isEmpty)
+    }
+
+    @Test("a file added to the output by hand makes the build publish, which removes it")
+    func strayFile() async throws {
+        let site = try Site()
+        try await site.build()
+        let before = try Snapshot(site.output)
+        try Data("stray".utf8).write(to: site.output.appendingPathComponent("articles/stray.txt"))
+        let report = try await site.build()
+        #expect(report.timings.contains { $0.stage == .publish })
+        #expect(try Snapshot(site.output).bytes == before.bytes)
+    }
+
+    @Test("a file deleted from the output by hand makes the build render and publish it again")
+    func deletedFile() async throws {
+        let site = try Site()
+        try await site.build()
+        let before = try Snapshot(site.output)
+        try FileManager.default.removeItem(at: site.output.appendingPathComponent("sources/index.html"))
+        let report = try await site.build()
+        #expect(report.filesWritten == 1)
+        #expect(try Snapshot(site.output).bytes == before.bytes)
+    }
+
+    @Test("after a crash between the swap and the manifest, the next build publishes what it renders, even with nothing new")
+    func crashBeforeManifest() async throws {
+        let site = try Site()
+        try await site.build()
+        let older = try Data(contentsOf: site.manifest)
+        // The next build drops a story (a page goes) and edits one (a page is new): then "crashes".
+        try Site.feed(name: "Science Desk", prefix: "science", titles: ["Comet seen at dawn, again"])
+            .write(to: site.folder.appendingPathComponent("science.xml"))
+        try await site.build()
+        try older.write(to: site.manifest)
+        let report = try await site.build()
+        #expect(report.timings.contains { $0.stage == .publish }, "the manifest does not describe the output: no skip")
+        #expect(try TestSupport.fileBytes(below: site.output) == (try await site.referenceBuild()))
+        let again = try await site.build()
+        #expect(!again.timings.contains { $0.stage == .publish }, "the manifest now describes the output")
+    }
+
+    @Test("the previous site is removed after the swap, and folders a killed build left are removed by the next build")
+    func previousSiteRemoved() async throws {
+        let site = try Site()
+        try await site.build()
+        // A folder a killed build left: its process (the largest pid) does not run.
+        let leftover = site.output.deletingLastPathComponent().appendingPathComponent(".public.staging-2147483647-deadbeef")
+        try FileManager.default.createDirectory(at: leftover.appendingPathComponent("articles/a"), withIntermediateDirectories: true)
+        try Data("old".utf8).write(to: leftover.appendingPathComponent("articles/a/index.html"))
+        try await site.build()
+        #expect(try Self.leftovers(beside: site.output).isEmpty, "removed by a build that publishes nothing")
+
+        try FileManager.default.createDirectory(at: leftover.appendingPathComponent("articles/a"), withIntermediateDirectories: true)
+        try Site.feed(world: "Harbour cranes return to the old port, at last").write(to: site.folder.appendingPathComponent("world.xml"))
+        let report = try await site.build()
+        #expect(report.timings.contains { $0.stage == .publish })
+        #expect(try Self.leftovers(beside: site.output).isEmpty, "neither the previous site nor the leftover remains")
+    }
+
+    @Test("an unchanged local feed is not read again, and the site is byte for byte what reading it gives")
+    func unchangedLocalFeed() async throws {
+        let site = try Site()
+        try await site.build(settled: true)
+        let before = try Snapshot(site.output)
+        let report = try await site.build(settled: true)
+        #expect(try await site.store.state(of: "world")?.httpStatus == 304, "served like a 304")
+        #expect(report.sources.allSatisfy { if case .fetched = $0.status { true } else { false } }, "shown as read")
+        #expect(!report.timings.contains { $0.stage == .publish })
+        #expect(try Snapshot(site.output) == before)
+        #expect(try await site.referenceBuild() == before.bytes)
+
+        // Edited: read again.
+        try Site.feed(world: "Harbour cranes return to the old port, at last").write(to: site.folder.appendingPathComponent("world.xml"))
+        try await site.build(settled: true)
+        #expect(try await site.store.state(of: "world")?.httpStatus == nil, "read")
+        #expect(try await site.referenceBuild() == (try TestSupport.fileBytes(below: site.output)))
     }
 }

@@ -157,7 +157,7 @@ struct StageTests {
         let (logger, _) = TestSupport.recordingLogger()
         var clock = StageClock(logger: logger)
         do {
-            try await clock.run(Publish(publisher: publisher), staged.folder)
+            _ = try await clock.run(Publish(publisher: publisher), staged.folder)
             Issue.record("published over a folder newsgen did not write")
         } catch {
             #expect(error.stage == .publish)

@@ -110,7 +110,14 @@ struct FetchStage: Sendable {
         let decision = FetchDecision.decide(source: source, state: state, now: now, options: options, provider: provider)
         guard case .fetch(let etag, let lastModified) = decision, let handler else { return await show(decision) }
         do {
-            let outcome = try await handler.fetch(FetchRequest(source: source, etag: etag, lastModified: lastModified))
+            var outcome = try await handler.fetch(FetchRequest(source: source, etag: etag, lastModified: lastModified))
+            var ownCopies: [Article]?
+            if case .notModified = outcome, source.isLocal {
+                // A story another source also lists is kept once in the cache, as whichever source
+                // wrote it last: then only reading the file again gives this source's own copy.
+                ownCopies = await self.ownCopies(of: source)
+                if ownCopies == nil { outcome = try await handler.fetch(FetchRequest(source: source)) }
+            }
             switch outcome {
             case .fetched(let content):
                 _ = await storeCall(source) { try await store.recordSuccess(of: source.id, content: content, at: now) }
@@ -118,6 +125,9 @@ struct FetchStage: Sendable {
                 return make(.fetched, articles: content.articles, content: content)
             case .notModified:
                 _ = await storeCall(source) { try await store.recordNotModified(of: source.id, at: now) }
+                // A local file unchanged since it was read (`LocalFile.validator`) holds what the
+                // cache holds: shown as read, so its pages do not change with how it was had.
+                if let ownCopies { return make(.fetched, articles: ownCopies) }
                 return make(.notModified, articles: await cached())
             }
         } catch {
@@ -129,6 +139,17 @@ struct FetchStage: Sendable {
             }
             return await show(FetchDecision.afterFailure(error, state: state, now: now, options: options))
         }
+    }
+
+    /// The articles the cache lists for `source`, in its order, each as `source` itself wrote it
+    /// (its row names `source`, read in one query, so another source's fetch running meanwhile
+    /// cannot slip its copy in); `nil` when another source wrote one of them last.
+    private func ownCopies(of source: SourceConfig) async -> [Article]? {
+        guard let listed = await storeCall(source, { try await store.articles(of: source.id) }),
+              let own = await storeCall(source, { try await store.archive(of: [source.id]) }) else { return nil }
+        let byID = Dictionary(own.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let copies = listed.compactMap { byID[$0.id] }
+        return copies.count == listed.count ? copies : nil
     }
 
     /// Runs a store operation; a failing cache never sinks the build, but it is reported.

@@ -36,7 +36,7 @@ package struct Write: BuildStep {
     /// Hard-links each carried file from the published site into the staging folder: the same
     /// inode, so its bytes and modification time stay as they are.
     private func carry(_ paths: [String], to staging: URL) async throws(PublishError) {
-        try publisher.createFolders(for: paths, in: staging)
+        try await publisher.createFolders(for: paths, in: staging)
         let (output, stagingPath) = (publisher.output.path, staging.path)
         let failures = await Parallel.map(paths) { path -> PublishError? in
             let target = stagingPath + "/" + path

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import Logging
 package import NewsgenModel
 
@@ -11,14 +11,18 @@ package struct FeedProvider: SourceProvider {
     let retry: RetryPolicy
     /// Where retries are logged (debug).
     let logger: Logger
+    /// The clock a local file's change time is compared with (`LocalFile.validator`).
+    let now: @Sendable () -> Date
 
     /// `http` is `nil` when the build may make no request (`--offline`).
-    public init(http: HTTPFetcher?, articlesPerSource: Int, maximumBytes: Int = 10 * 1_048_576, retry: RetryPolicy = .standard, logger: Logger = .silent) {
+    public init(http: HTTPFetcher?, articlesPerSource: Int, maximumBytes: Int = 10 * 1_048_576, retry: RetryPolicy = .standard, logger: Logger = .silent,
+                now: @escaping @Sendable () -> Date = Date.init) {
         self.http = http
         self.articlesPerSource = articlesPerSource
         self.maximumBytes = maximumBytes
         self.retry = retry
         self.logger = logger
+        self.now = now
     }
 
     public func handles(_ source: SourceConfig) -> Bool {
@@ -32,8 +36,15 @@ package struct FeedProvider: SourceProvider {
         }
         switch location {
         case .file(let url):
+            // Like a 304: a file that is still the one last read (its validator is the request's
+            // ETag) would parse to what the cache holds. Taken before reading, so a file that
+            // changes while it is read has a validator that no longer matches it.
+            let validator = LocalFile.validator(url, reading: "feed \(articlesPerSource) \(maximumBytes)", now: now())
+            if let validator, validator == request.etag { return .notModified }
             let data = try LocalFile.read(url, limit: maximumBytes)
-            return .fetched(try parse(data, name: url.path, base: nil, source: request.source))
+            var content = try parse(data, name: url.path, base: nil, source: request.source)
+            content.etag = validator
+            return .fetched(content)
         case .remote(let url):
             guard let http else { throw .offline }
             let accept = "application/rss+xml, application/atom+xml, application/feed+json, application/json;q=0.9, application/xml;q=0.8, text/xml;q=0.8, */*;q=0.5"
@@ -77,6 +88,26 @@ package struct FeedProvider: SourceProvider {
 /// Reading local source files with a size cap and errors that read well. The pages name the
 /// file only (`cannot read missing.xml (no such file)`); the log line carries its full path.
 enum LocalFile {
+    /// A local file changed this recently (by its change time) gets no validator: timestamps
+    /// are coarse (a clock tick, whole seconds on some file systems), so a file rewritten at
+    /// the same size within the tick it was read in would otherwise look unchanged.
+    static let settleSeconds: Double = 2
+
+    /// What identifies the file's current bytes without reading them, kept as the source's ETag:
+    /// device, inode, size, modification and change time (the kernel sets the change time on
+    /// every write, rename or `touch`; nobody can set it back), with `reading` (the newsgen
+    /// version and the settings the parse depends on). `nil` when the file cannot be examined or
+    /// changed less than `settleSeconds` before `now`: it is read every time until it settles.
+    static func validator(_ url: URL, reading settings: String, now: Date) -> String? {
+        var status = stat()
+        guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let changed = Double(status.st_ctim.tv_sec) + Double(status.st_ctim.tv_nsec) / 1e9
+        guard now.timeIntervalSince1970 - changed >= settleSeconds else { return nil }
+        func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) }
+        return "file \(status.st_dev):\(status.st_ino) \(status.st_size) \(nanoseconds(status.st_mtim)) \(nanoseconds(status.st_ctim)) "
+            + "newsgen \(NewsgenVersion.string) \(settings)"
+    }
+
     static func read(_ url: URL, limit: Int) throws(SourceError) -> Data {
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         if let size = attributes?[.size] as? Int, size > limit {

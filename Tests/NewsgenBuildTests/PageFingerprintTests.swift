@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import NewsgenModel
+@testable import NewsgenConfig
+@testable import NewsgenRender
+import NewsgenTestSupport
+
+/// An article's page is fingerprinted from the article and the site (`PageFingerprints`), not
+/// from its template values. Each value the page shows must change the fingerprint, and a change
+/// the page does not show must leave it (and so the carried file) as it was.
+@Suite("Article page fingerprints")
+struct PageFingerprintTests {
+    static let now = TestSupport.date("2026-11-21T12:00:00Z")
+
+    /// What an article's page is made of, one value of each kind it shows.
+    struct Inputs {
+        var config: SiteConfig
+        var article = Article(
+            id: "https://example.com/world/1", sourceID: "world", title: "Harbour reopens", summary: "The port is open again.",
+            author: "A. Writer", url: "https://example.com/world/1", imageURL: "https://example.com/images/1.jpg",
+            published: PageFingerprintTests.now, categories: ["Ports", "Trade"], guid: "world-1", content: "<p>The full story.</p>"
+        )
+        var other = Article(id: "https://example.com/science/1", sourceID: "science", title: "Comet seen at dawn",
+                            url: "https://example.com/science/1", published: PageFingerprintTests.now.addingTimeInterval(-3600))
+        var sourceName = "World Desk"
+        var favorite = false
+        var readLater = false
+
+        init() throws {
+            let json = """
+                {"title": "Fingerprints", "description": "Every story", "language": "en", "baseURL": "https://news.example.org/",
+                 "sources": [{"id": "world", "feed": "world.xml", "category": "World"}, {"id": "science", "feed": "science.xml"}]}
+                """
+            config = try SiteConfig.decode(Data(json.utf8), file: URL(fileURLWithPath: "/nonexistent/site.json"))
+        }
+
+        var content: SiteContent {
+            let sources = [
+                SourceReport(config: config.sources[0], status: .fetched, name: sourceName, articles: [article]),
+                SourceReport(config: config.sources[1], status: .fetched, name: "Science Desk", articles: [other]),
+            ]
+            let saved = SavedArticle(entry: SavedEntry(url: article.url, savedAt: PageFingerprintTests.now), article: article, matched: true)
+            return SiteContent(config: config, sources: sources, favorites: favorite ? [saved] : [], readLater: readLater ? [saved] : [],
+                               generated: PageFingerprintTests.now)
+        }
+    }
+
+    /// The article's page (path and bytes) with its fingerprint, rendered with nothing carried.
+    struct Rendered {
+        var path: String
+        var bytes: Data
+        var fingerprints: [String: Fingerprint]
+        var fingerprint: Fingerprint? { fingerprints[path] }
+    }
+
+    static func render(_ inputs: Inputs, carrying: [String: Fingerprint]? = nil) async throws -> (page: Rendered, carried: Bool) {
+        let templates = try await TemplateSet.load(folder: TestSupport.repository.appendingPathComponent("Templates"), builtInIfMissing: false)
+        let content = inputs.content
+        let site = try await SiteRenderer(templates: templates, content: content).render(carrying: carrying.map { CarryIndex(fingerprints: $0) })
+        let path = SitePaths.file(forPage: try #require(SiteModelBuilder(content: content).articlePath(inputs.article)))
+        let carried = site.carried.contains(path)
+        let bytes = carried ? Data() : try #require(site.files.first { $0.path == path }?.data)
+        return (Rendered(path: path, bytes: bytes, fingerprints: site.fingerprints), carried)
+    }
+
+    /// Each value the page shows, changed alone: the page's bytes change, and so does its fingerprint
+    /// (an incremental build renders it instead of carrying the published one). The article's
+    /// categories and the site's description are given to the template and fed to the hasher too,
+    /// but the built-in theme does not show them on an article's page, so they are not listed here.
+    @Test("each value an article's page shows changes its fingerprint", arguments: [
+        "title", "summary", "author", "no author", "url", "no url", "image", "published", "no date", "content", "no content",
+        "source name", "source gone", "favorite", "read later", "site title", "site language", "base URL",
+    ])
+    func shown(_ change: String) async throws {
+        let before = try Inputs()
+        var after = before
+        switch change {
+        case "title": after.article.title = "Harbour reopens to ships"
+        case "summary": after.article.summary = "The port is open again, at last."
+        case "author": after.article.author = "B. Writer"
+        case "no author": after.article.author = nil
+        case "url": after.article.url = "https://example.com/world/1-corrected"
+        case "no url": after.article.url = nil
+        case "image": after.article.imageURL = "https://example.com/images/2.jpg"
+        case "published": after.article.published = Self.now.addingTimeInterval(60)
+        case "no date": after.article.published = nil
+        case "categories": after.article.categories = ["Ports"]
+        case "content": after.article.content = "<p>The full story, corrected.</p>"
+        case "no content": after.article.content = nil
+        case "source name": after.sourceName = "World News Desk"
+        case "source gone": after.article.sourceID = "elsewhere"
+        case "favorite": after.favorite = true
+        case "read later": after.readLater = true
+        case "site title": after.config.title = "Fingerprints Daily"
+        case "site description": after.config.description = "Every story, every day"
+        case "site language": after.config.language = "en-GB"
+        case "base URL": after.config.baseURL = try #require(URL(string: "https://news.example.com/"))
+        default: Issue.record("no such change: \(change)")
+        }
+        let old = try await Self.render(before).page
+        let new = try await Self.render(after).page
+        #expect(new.bytes != old.bytes, "the change is shown on the page, so the test means something")
+        let incremental = try await Self.render(after, carrying: old.fingerprints)
+        #expect(!incremental.carried, "a page that shows \(change) differently is rendered again")
+        #expect(incremental.page.bytes == new.bytes)
+        #expect(new.fingerprint != old.fingerprint)
+    }
+
+    /// Changes the page does not show: its fingerprint stays, so the published page is carried,
+    /// and it is byte for byte what rendering it would give.
+    @Test("a change the page does not show leaves its fingerprint, and the carried page is what rendering gives", arguments: [
+        "guid", "less than a second later", "another story",
+    ])
+    func notShown(_ change: String) async throws {
+        let before = try Inputs()
+        var after = before
+        switch change {
+        case "guid": after.article.guid = "world-1-b"
+        case "less than a second later": after.article.published = Self.now.addingTimeInterval(0.4)
+        case "another story": after.other.title = "Comet seen at dusk"
+        default: Issue.record("no such change: \(change)")
+        }
+        let old = try await Self.render(before).page
+        let new = try await Self.render(after).page
+        #expect(new.bytes == old.bytes, "the page does not show it")
+        let incremental = try await Self.render(after, carrying: old.fingerprints)
+        #expect(incremental.carried, "an unchanged page is carried")
+        #expect(new.fingerprint == old.fingerprint)
+    }
+}
