@@ -25,6 +25,8 @@ struct PageFingerprintTests {
         var sourceName = "World Desk"
         var favorite = false
         var readLater = false
+        /// The site's `static` folder holds images/1.jpg.
+        var staticImage = false
 
         init() throws {
             let json = """
@@ -41,7 +43,8 @@ struct PageFingerprintTests {
             ]
             let saved = SavedArticle(entry: SavedEntry(url: article.url, savedAt: PageFingerprintTests.now), article: article, matched: true)
             return SiteContent(config: config, sources: sources, favorites: favorite ? [saved] : [], readLater: readLater ? [saved] : [],
-                               generated: PageFingerprintTests.now)
+                               generated: PageFingerprintTests.now,
+                               staticFiles: staticImage ? [StaticFile(path: "images/1.jpg", data: Data("jpeg".utf8))] : [])
         }
     }
 
@@ -70,9 +73,11 @@ struct PageFingerprintTests {
     @Test("each value an article's page shows changes its fingerprint", arguments: [
         "title", "summary", "author", "no author", "url", "no url", "image", "published", "no date", "content", "no content",
         "source name", "source gone", "favorite", "read later", "site title", "site language", "base URL",
+        "a tag gains a page", "the image becomes a static file",
     ])
     func shown(_ change: String) async throws {
-        let before = try Inputs()
+        var before = try Inputs()
+        if change == "the image becomes a static file" { before.article.imageURL = "https://news.example.org/images/1.jpg" }
         var after = before
         switch change {
         case "title": after.article.title = "Harbour reopens to ships"
@@ -95,6 +100,10 @@ struct PageFingerprintTests {
         case "site description": after.config.description = "Every story, every day"
         case "site language": after.config.language = "en-GB"
         case "base URL": after.config.baseURL = try #require(URL(string: "https://news.example.com/"))
+        // A tag needs two stories for a page: the other story taking "Ports" gives the article's tag a link.
+        case "a tag gains a page": after.other.categories = ["Ports"]
+        // The same image URL, now naming a file of the static folder, is linked relatively.
+        case "the image becomes a static file": after.staticImage = true
         default: Issue.record("no such change: \(change)")
         }
         let old = try await Self.render(before).page
