@@ -4,9 +4,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <unistd.h>
 #if defined(__linux__)
 #include <sys/syscall.h>
-#include <unistd.h>
 #endif
 
 /// Atomically exchanges two paths (Linux renameat2 with RENAME_EXCHANGE).
@@ -19,6 +19,18 @@ static inline int newsgen_exchange_paths(const char *first, const char *second) 
     (void)first; (void)second;
     errno = ENOSYS;
     return -1;
+#endif
+}
+
+/// Flushes the file system that holds the open file `fd` to disk (Linux syncfs(2)); elsewhere
+/// every file system (sync(2)). Returns 0, or -1 with errno set.
+static inline int newsgen_sync_file_system(int fd) {
+#if defined(__linux__) && defined(SYS_syncfs)
+    return (int)syscall(SYS_syncfs, fd);
+#else
+    (void)fd;
+    sync();
+    return 0;
 #endif
 }
 
