@@ -254,7 +254,7 @@ final class LiveReload: @unchecked Sendable {
 
 /// Records the error lines a build logs (and passes every line on), so that a failed rebuild's
 /// message can be sent to the pages.
-struct ErrorRecordingLogHandler: LogHandler {
+struct ErrorRecordingLogHandler: ForwardingLogHandler {
     final class Lines: @unchecked Sendable {
         private let lock = NSLock()
         private var lines: [String] = []
@@ -272,21 +272,6 @@ struct ErrorRecordingLogHandler: LogHandler {
 
     var base: any LogHandler
     let lines: Lines
-
-    var metadata: Logger.Metadata {
-        get { base.metadata }
-        set { base.metadata = newValue }
-    }
-
-    var logLevel: Logger.Level {
-        get { base.logLevel }
-        set { base.logLevel = newValue }
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { base[metadataKey: key] }
-        set { base[metadataKey: key] = newValue }
-    }
 
     func log(event: LogEvent) {
         if event.level >= .error { lines.append(event.message.description) }

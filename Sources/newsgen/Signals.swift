@@ -75,24 +75,9 @@ enum StopSignals {
     /// Passes log lines on until a stop signal arrives, then drops them: a stopped build's
     /// errors (cancelled requests, "stopped before publishing") would only repeat the one line
     /// `run` prints. A line that asks someone to act (metadata `afterStop`) still goes through.
-    struct SilencedOnStop: LogHandler {
+    struct SilencedOnStop: ForwardingLogHandler {
         var base: any LogHandler
         let stop: Received
-
-        var metadata: Logger.Metadata {
-            get { base.metadata }
-            set { base.metadata = newValue }
-        }
-
-        var logLevel: Logger.Level {
-            get { base.logLevel }
-            set { base.logLevel = newValue }
-        }
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { base[metadataKey: key] }
-            set { base[metadataKey: key] = newValue }
-        }
 
         func log(event: LogEvent) {
             guard stop.signal == nil || event.metadata?["afterStop"] != nil else { return }
