@@ -15,6 +15,7 @@
 #include <libxml/xmlerror.h>
 #include <libxml/xmlIO.h>
 #include <libxml/relaxng.h>
+#include <libxml/xmlreader.h>
 
 /* newsgen reads libxml2's strings in place and never receives one it must free. Code that
  * does (xmlNodeGetContent, xmlGetProp) must free it through an inline wrapper here: xmlFree

@@ -20,10 +20,14 @@ public struct BuildReport: Sendable {
     /// The time of all stages, in seconds.
     public var totalSeconds: Double { timings.reduce(0) { $0 + $1.seconds } }
 
-    /// The validate stage's share of the build, from 0 to 1.
-    public var validationShare: Double {
-        let validation = timings.first { $0.stage == .validate }?.seconds ?? 0
-        return totalSeconds > 0 ? validation / totalSeconds : 0
+    /// The time the checks of the rendered files took while rendering, summed over the cores
+    /// they ran on (they overlap rendering and writing, so no stage's time shows them).
+    public var checkingSeconds: Double = 0
+
+    /// What validating the site cost: the checks made while rendering (summed over the cores)
+    /// and the validate stage's own time.
+    public var validationSeconds: Double {
+        checkingSeconds + (timings.first { $0.stage == .validate }?.seconds ?? 0)
     }
 
     /// The exit status of the contract: 0 when every source is fresh, 3 when one was served
@@ -104,25 +108,42 @@ public struct Build: Sendable {
         // What the published site already holds as this build would make it is carried over.
         let previous = options.full ? nil : manifest.flatMap { Manifest.load(from: $0, output: config.output) }
         options.progress?.begin(.rendering, total: 0)
-        let site = try await clock.run(Render(templates: templates, carrying: previous?.carryIndex(output: config.output),
-                                              progress: options.progress), content)
+        // Files are written into the staging folder as they are rendered (and checked), on a
+        // thread of their own; the folder is discarded if anything after fails.
+        let staging: URL
+        do { staging = try publisher.makeStaging() } catch { throw BuildError(.publish(error)) }
+        let writer = StagingWriter(staging: staging, output: config.output)
+        let rendered: Render.Output
+        do {
+            rendered = try await clock.run(Render(templates: templates, carrying: previous?.carryIndex(output: config.output),
+                                                  writer: writer, baseURL: config.baseURL, progress: options.progress), content)
+        } catch {
+            _ = try? await writer.finish()
+            publisher.discard(staging)
+            throw error
+        }
+        let site = rendered.site
         if let previous, Self.isCurrent(site, published: previous, publisher: publisher) {
-            // Nothing to publish: staging, linking, validating and swapping would only make the same site again.
+            // Nothing to publish: linking, validating and swapping would only make the same site again.
+            _ = try? await writer.finish()
+            publisher.discard(staging)
             publisher.removeLeftovers()
             logger.info("nothing changed: \(config.output.path) already holds these \(site.carried.count) files; 0 written, \(site.carried.count) carried, nothing published")
             return BuildReport(sources: sources, output: config.output, filesWritten: 0, filesUnchanged: 0,
                                filesCarried: site.carried.count, timings: clock.timings)
         }
         options.progress?.begin(.writing, total: site.paths.count)
-        let staged = try await clock.run(Write(publisher: publisher), site)
+        let staged = try await clock.run(Write(publisher: publisher, writer: writer), site)
         let setAside: URL?
         do {
-            // Carried files were checked when they were published. When no file went away, every
-            // link of theirs still resolves, so only the new files need checking.
+            // Rendered files were checked as they were made. Carried files were checked when they
+            // were published: when no file went away, every link of theirs still resolves, so they
+            // need no check; otherwise they are read and checked again.
             let removed = previous.map { !Set($0.files.keys).subtracting(site.paths).isEmpty } ?? true
-            let scope: Set<String>? = removed || site.carried.isEmpty ? nil : Set(site.files.map(\.path))
-            options.progress?.begin(.validating, total: scope?.count ?? site.paths.count + 1)
-            _ = try await clock.run(Validate(baseURL: config.baseURL, only: scope, files: site.paths + [Publisher.markerName]), staged.folder)
+            let carried: Set<String> = removed ? Set(site.carried) : []
+            options.progress?.begin(.validating, total: rendered.checked + carried.count)
+            _ = try await clock.run(Validate(baseURL: config.baseURL, only: carried, files: site.paths + [Publisher.markerName],
+                                             checkedBefore: (rendered.checked, rendered.problems)), staged.folder)
             setAside = try await clock.run(Publish(publisher: publisher), staged.folder)
         } catch {
             publisher.discard(staged.folder)
@@ -140,7 +161,8 @@ public struct Build: Sendable {
         }
         await previousRemoved
         return BuildReport(sources: sources, output: config.output, filesWritten: staged.summary.written,
-                           filesUnchanged: staged.summary.unchanged, filesCarried: staged.carried, timings: clock.timings)
+                           filesUnchanged: staged.summary.unchanged, filesCarried: staged.carried, timings: clock.timings,
+                           checkingSeconds: rendered.checkSeconds)
     }
 
     /// Whether the output already is the site this build would publish: every file carried
@@ -150,7 +172,7 @@ public struct Build: Sendable {
     /// crashed before saving it left a manifest whose files differ from the output's: then this
     /// is false, and the build publishes as usual.
     static func isCurrent(_ site: RenderedSite, published: Manifest, publisher: Publisher) -> Bool {
-        guard site.files.isEmpty, site.carried.count == published.files.count else { return false }
+        guard site.rendered.isEmpty, site.carried.count == published.files.count else { return false }
         let carried = Set(site.carried)
         return carried.count == published.files.count && published.files.keys.allSatisfy(carried.contains)
             && publisher.holdsExactly(carried)

@@ -62,22 +62,32 @@ package struct CarryIndex: Sendable {
 /// The files of a site: those rendered now, and those the published site already has as this
 /// build would make them (carried over, not rendered again).
 package struct RenderedSite: Sendable {
-    /// Files with their bytes, rendered now.
+    /// Files with their bytes, rendered now and kept (a render without a `deliver` step).
     package var files: [OutputFile] = []
+    /// Paths of the files rendered now and handed to `deliver` as they were made.
+    package var delivered: [String] = []
     /// Paths whose published file is current.
     package var carried: [String] = []
     /// Every file's fingerprint, rendered or carried: what the next build compares against.
     package var fingerprints: [String: Fingerprint] = [:]
 
-    package init(files: [OutputFile] = [], carried: [String] = [], fingerprints: [String: Fingerprint] = [:]) {
+    package init(files: [OutputFile] = [], delivered: [String] = [], carried: [String] = [], fingerprints: [String: Fingerprint] = [:]) {
         self.files = files
+        self.delivered = delivered
         self.carried = carried
         self.fingerprints = fingerprints
     }
 
+    /// The paths of the files rendered now.
+    package var rendered: [String] { files.map(\.path) + delivered }
+
     /// Every path of the site.
-    package var paths: [String] { files.map(\.path) + carried }
+    package var paths: [String] { rendered + carried }
 }
+
+/// Takes each file as soon as it is rendered (a build checks it and writes it to the staging
+/// folder), so that a site's files are not all held in memory at once.
+package typealias RenderedFileStep = @Sendable (OutputFile) async -> Void
 
 /// Turns the site's content into pages (through the templates) and feeds (through the writers).
 package struct SiteRenderer {
@@ -131,7 +141,7 @@ package struct SiteRenderer {
     }
 
     /// One file to produce; jobs run in parallel across the machine's cores.
-    private struct Job: Sendable {
+    fileprivate struct Job: Sendable {
         var path: String
         /// The file's fingerprint, and its bytes unless the published file has that fingerprint.
         var make: @Sendable () throws(TemplateError) -> (Fingerprint, Data?)
@@ -184,6 +194,27 @@ package struct SiteRenderer {
     /// `published`) has the fingerprint this build would give it: those are only named.
     /// `jobDone` is called as each file is done, with the number of files.
     package func render(carrying published: CarryIndex?, jobDone: (@Sendable (Int) -> Void)? = nil) async throws(TemplateError) -> RenderedSite {
+        try await plan(carrying: published).run(jobDone: jobDone)
+    }
+
+    /// The files of a site, named but not yet made: so that a build knows every path (to check
+    /// each file's links as it is made) before the first file is rendered.
+    package struct Plan: Sendable {
+        fileprivate var jobs: [Job]
+
+        /// Every path the site will have, rendered or carried.
+        package var paths: [String] { jobs.map(\.path) }
+
+        /// Renders the files, except those whose published file is current. Each rendered file
+        /// goes to `deliver` as it is made (and is not kept), or without it into the result's
+        /// `files`. `jobDone` is called as each file is done, with the number of files.
+        package func run(deliver: RenderedFileStep? = nil, jobDone: (@Sendable (Int) -> Void)? = nil) async throws(TemplateError) -> RenderedSite {
+            try await SiteRenderer.run(jobs, deliver: deliver, jobDone: jobDone)
+        }
+    }
+
+    /// Every file of the site as a job, with the fingerprint each published file must have to be carried.
+    package func plan(carrying published: CarryIndex?) throws(TemplateError) -> Plan {
         let model = SiteModelBuilder(content: content)
         let templates = self.templates
         let known = published?.fingerprints ?? [:]
@@ -271,7 +302,7 @@ package struct SiteRenderer {
         for file in content.staticFiles {
             jobs.append(Job(file: file.path, carrying: known[file.path]) { file.data })
         }
-        return try await Self.run(jobs, jobDone: jobDone)
+        return Plan(jobs: jobs)
     }
 
     /// A static file may not stand where newsgen writes a file, nor where it needs a folder (or
@@ -297,24 +328,40 @@ package struct SiteRenderer {
         return parts.indices.map { parts[...$0].joined(separator: "/") }
     }
 
+    /// What became of one job.
+    private enum Outcome: Sendable {
+        /// Rendered; its bytes unless they went to `deliver`.
+        case rendered(Fingerprint, Data?)
+        case carried(Fingerprint)
+    }
+
     /// Runs the jobs on every core, keeping their order; the first failure (in job order) is thrown.
-    private static func run(_ jobs: [Job], jobDone: (@Sendable (Int) -> Void)?) async throws(TemplateError) -> RenderedSite {
+    fileprivate static func run(_ jobs: [Job], deliver: RenderedFileStep?, jobDone: (@Sendable (Int) -> Void)?) async throws(TemplateError) -> RenderedSite {
         let count = jobs.count
-        let results = await Parallel.map(jobs) { job -> Result<(Fingerprint, Data?), TemplateError> in
+        let results = await Parallel.map(jobs) { job -> Result<Outcome, TemplateError> in
             defer { jobDone?(count) }
             do throws(TemplateError) {
-                return .success(try job.make())
+                let (fingerprint, data) = try job.make()
+                guard let data else { return .success(.carried(fingerprint)) }
+                guard let deliver else { return .success(.rendered(fingerprint, data)) }
+                await deliver(OutputFile(job.path, data: data))
+                return .success(.rendered(fingerprint, nil))
             } catch {
                 return .failure(error)
             }
         }
         var site = RenderedSite()
         for (job, result) in zip(jobs, results) {
-            let (fingerprint, data) = try result.get()
-            site.fingerprints[job.path] = fingerprint
-            if let data {
-                site.files.append(OutputFile(job.path, data: data))
-            } else {
+            switch try result.get() {
+            case .rendered(let fingerprint, let data):
+                site.fingerprints[job.path] = fingerprint
+                if let data {
+                    site.files.append(OutputFile(job.path, data: data))
+                } else {
+                    site.delivered.append(job.path)
+                }
+            case .carried(let fingerprint):
+                site.fingerprints[job.path] = fingerprint
                 site.carried.append(job.path)
             }
         }

@@ -15,41 +15,49 @@ struct PageRules {
     /// Where the site is served, when known: absolute feed links under it count as local.
     let baseURL: URL?
 
-    func check(_ root: XMLElement, into problems: inout FileProblems) {
-        checkPolyglot(root, into: &problems)
-        checkLang(root, into: &problems)
-
+    /// Reads the page once with libxml2's streaming reader (no tree is built: an archive page of
+    /// thousands of stories would otherwise be held twice, as libxml2's tree and as a copy) and
+    /// checks every element as its start tag is read. A page that is not well-formed gets its
+    /// syntax errors only, as a tree could not have been checked.
+    func check(_ data: Data, into problems: inout FileProblems) {
+        var rulesFound = problems
         var walk = Walk()
-        walk.visit(root, rules: self, problems: &problems)
-
+        let syntax = data.withUnsafeBytes { bytes in
+            LibXML.scanElements(bytes, url: path) { element, depth in
+                walk.visit(element, depth: depth, rules: self, problems: &rulesFound)
+            }
+        }
+        guard syntax.isEmpty else {
+            for diagnostic in syntax {
+                problems.add(diagnostic.isForbiddenCharacter ? .xmlForbiddenChar : .xmlWellFormed, diagnostic.message,
+                             line: diagnostic.line, column: diagnostic.column)
+            }
+            return
+        }
+        guard let root = walk.root else { return }
+        problems = rulesFound
+        if !Self.startsWithDoctype(problems.source.data) {
+            problems.add(.htmlPolyglot, "a page must start with <!DOCTYPE html>", line: 1, column: 1)
+        }
+        if walk.charset?.attribute("charset")?.lowercased() != "utf-8" {
+            problems.add(.htmlPolyglot, "the <head> must declare <meta charset=\"utf-8\"/>", at: walk.charset ?? walk.head ?? root)
+        }
         let h1s = walk.h1s
         if h1s.isEmpty {
-            let body = root.child("body") ?? root
-            problems.add(.htmlOneH1, "the page has no <h1>; every page needs exactly one", at: body)
+            problems.add(.htmlOneH1, "the page has no <h1>; every page needs exactly one", at: walk.body ?? root)
         }
         for (h1, occurrence) in h1s.dropFirst() {
             problems.add(.htmlOneH1, "a second <h1> (the first is on line \(h1s[0].element.line)); a page has exactly one", at: h1, occurrence: occurrence)
         }
         if !walk.hasFeedLink {
-            let head = root.child("head") ?? root
-            problems.add(.htmlFeedLink, "no <link rel=\"alternate\"> to an RSS, Atom or JSON feed in the output; every page links its feeds", at: head)
+            problems.add(.htmlFeedLink, "no <link rel=\"alternate\"> to an RSS, Atom or JSON feed in the output; every page links its feeds", at: walk.head ?? root)
         }
     }
 
-    private func checkPolyglot(_ root: XMLElement, into problems: inout FileProblems) {
-        if !Self.startsWithDoctype(problems.source.data) {
-            problems.add(.htmlPolyglot, "a page must start with <!DOCTYPE html>", line: 1, column: 1)
-        }
+    private func checkRoot(_ root: XMLElement, into problems: inout FileProblems) {
         if root.name != "html" || root.namespace != Self.xhtmlNamespace {
             problems.add(.htmlPolyglot, "the root element must be <html xmlns=\"\(Self.xhtmlNamespace)\">", at: root)
         }
-        let charset = root.child("head")?.children("meta").first { $0.attribute("charset") != nil }
-        if charset?.attribute("charset")?.lowercased() != "utf-8" {
-            problems.add(.htmlPolyglot, "the <head> must declare <meta charset=\"utf-8\"/>", at: charset ?? root.child("head") ?? root)
-        }
-    }
-
-    private func checkLang(_ root: XMLElement, into problems: inout FileProblems) {
         guard let lang = root.attribute("lang") else {
             problems.add(.htmlLang, "<html> has no lang attribute; say which language the page is in (lang=\"en\")", at: root)
             return
@@ -59,8 +67,15 @@ struct PageRules {
         }
     }
 
-    /// One pass over every element, in document order.
+    /// One pass over every element, in document order, as the reader meets their start tags.
     private struct Walk {
+        var root: XMLElement?
+        /// The root's first `<head>` and `<body>` children, and the head's first `<meta charset>`.
+        var head: XMLElement?
+        var body: XMLElement?
+        var charset: XMLElement?
+        /// Whether the elements read now are inside the root's first `<head>`.
+        var inFirstHead = false
         var h1s: [(element: XMLElement, occurrence: Int)] = []
         var hasFeedLink = false
         var ids: [String: Int] = [:]
@@ -68,7 +83,7 @@ struct PageRules {
         var line = 0
         var onLine: [String: Int] = [:]
 
-        mutating func visit(_ element: XMLElement, rules: PageRules, problems: inout FileProblems) {
+        mutating func visit(_ element: XMLElement, depth: Int, rules: PageRules, problems: inout FileProblems) {
             if element.line != line {
                 line = element.line
                 onLine.removeAll(keepingCapacity: true)
@@ -76,6 +91,18 @@ struct PageRules {
             let occurrence = onLine[element.name, default: 0]
             onLine[element.name] = occurrence + 1
 
+            switch depth {
+            case 0:
+                root = element
+                rules.checkRoot(element, into: &problems)
+            case 1:
+                inFirstHead = element.name == "head" && head == nil
+                if inFirstHead { head = element }
+                if element.name == "body" && body == nil { body = element }
+            case 2 where inFirstHead && charset == nil && element.name == "meta" && element.attribute("charset") != nil:
+                charset = element
+            default: break
+            }
             switch element.name {
             case "h1": h1s.append((element, occurrence))
             case "img" where element.attribute("alt") == nil:
@@ -95,9 +122,6 @@ struct PageRules {
             for attribute in ["href", "src", "action"] {
                 guard let reference = element.attribute(attribute) else { continue }
                 rules.checkLink(reference, attribute: attribute, on: element, occurrence: occurrence, into: &problems)
-            }
-            for node in element.nodes {
-                if case .element(let child) = node { visit(child, rules: rules, problems: &problems) }
             }
         }
     }

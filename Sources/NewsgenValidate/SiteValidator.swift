@@ -56,21 +56,40 @@ public enum SiteValidator {
     public static func validate(directory: URL, baseURL: URL? = nil, only: Set<String>? = nil, files known: [String]? = nil) async -> ValidationReport {
         let root = directory.standardizedFileURL
         let files = known.map { paths in
-            paths.sorted().map { path in (path: path, size: only?.contains(path) == false ? 0 : fileSize(root.appendingPathComponent(path))) }
+            paths.sorted().map { path in (path: path, size: only?.contains(path) == false ? 0 : fileSize(root.path + "/" + path)) }
         } ?? regularFiles(below: root)
         let paths = files.map(\.path)
         let context = Context(root: root, site: SiteFiles(files: paths), baseURL: baseURL)
         // Largest first, so that one big page does not finish last on a single core.
         let order = files.indices.filter { only?.contains(paths[$0]) ?? true }.sorted { files[$0].size > files[$1].size }
+        let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
         let problems = await Parallel.map(order) { index in
-            check(root.appendingPathComponent(paths[index]), path: paths[index], context: context)
+            check(file: rootPath + paths[index], path: paths[index], context: context)
         }.flatMap { $0 }
-        return ValidationReport(
-            filesChecked: order.count,
-            problems: problems.sorted {
-                ($0.path, $0.line, $0.column, $0.rule.rawValue, $0.message) < ($1.path, $1.line, $1.column, $1.rule.rawValue, $1.message)
-            }
-        )
+        return ValidationReport(filesChecked: order.count, problems: ordered(problems))
+    }
+
+    /// Checks files as they are made, before they reach the disk: a build hands each rendered
+    /// file's bytes to `check` while it still holds them, so no file is read back to be validated.
+    public struct FileChecker: Sendable {
+        let context: Context
+
+        /// `files` is every path of the site being made, against which local links resolve.
+        public init(files: [String], baseURL: URL?) {
+            context = Context(root: URL(fileURLWithPath: "/"), site: SiteFiles(files: files), baseURL: baseURL)
+        }
+
+        /// The problems of the file at `path` (relative to the site's root) holding `data`.
+        public func check(_ data: Data, path: String) -> [ValidationProblem] {
+            SiteValidator.check(data, path: path, context: context)
+        }
+    }
+
+    /// Sorts problems by path, then position, as a report lists them.
+    public static func ordered(_ problems: [ValidationProblem]) -> [ValidationProblem] {
+        problems.sorted {
+            ($0.path, $0.line, $0.column, $0.rule.rawValue, $0.message) < ($1.path, $1.line, $1.column, $1.rule.rawValue, $1.message)
+        }
     }
 
     /// What every file's checks share.
@@ -81,9 +100,9 @@ public enum SiteValidator {
     }
 
     /// A file's size in bytes, 0 when it cannot be examined (reading it then reports why).
-    static func fileSize(_ file: URL) -> Int {
+    static func fileSize(_ file: String) -> Int {
         var status = stat()
-        return stat(file.path, &status) == 0 ? Int(status.st_size) : 0
+        return stat(file, &status) == 0 ? Int(status.st_size) : 0
     }
 
     /// Every regular file below `root` (symbolic links followed), relative to it, sorted, with its size.
@@ -96,16 +115,22 @@ public enum SiteValidator {
         }.sorted { $0.path < $1.path }
     }
 
-    /// The problems of one file.
-    static func check(_ file: URL, path: String, context: Context) -> [ValidationProblem] {
-        let kind = FileKind(path: path)
-        if kind == .other { return [] }
+    /// The problems of one file on disk (`file` is its full path).
+    static func check(file: String, path: String, context: Context) -> [ValidationProblem] {
+        if FileKind(path: path) == .other { return [] }
         let data: Data
         do {
-            data = try Data(contentsOf: file)
+            data = try Data(contentsOf: URL(fileURLWithPath: file, isDirectory: false))
         } catch {
             return [ValidationProblem(path: path, line: 0, column: 0, rule: .fileUnreadable, message: "cannot be read (\(FileProblem.describe(error)))")]
         }
+        return check(data, path: path, context: context)
+    }
+
+    /// The problems of one file's bytes.
+    static func check(_ data: Data, path: String, context: Context) -> [ValidationProblem] {
+        let kind = FileKind(path: path)
+        if kind == .other { return [] }
         var problems = FileProblems(path: path, source: SourceText(data))
         switch kind {
         case .json, .jsonFeed:
@@ -117,6 +142,10 @@ public enum SiteValidator {
     }
 
     private static func checkXML(_ data: Data, kind: FileKind, context: Context, into problems: inout FileProblems) {
+        if kind == .page {
+            PageRules(path: problems.path, site: context.site, baseURL: context.baseURL).check(data, into: &problems)
+            return
+        }
         var schema: LibXML.RelaxNGSchema?
         if let rule = kind.schemaRule, let compiled = Schemas.compiled[kind] {
             switch compiled {
@@ -135,7 +164,6 @@ public enum SiteValidator {
         guard let root = checked.root else { return }
         let feed = FeedRules(path: problems.path, baseURL: context.baseURL)
         switch kind {
-        case .page: PageRules(path: problems.path, site: context.site, baseURL: context.baseURL).check(root, into: &problems)
         case .rss: feed.checkRSS(root, into: &problems)
         case .atom: feed.checkAtom(root, into: &problems)
         case .sitemap: SitemapRules.check(root, into: &problems)

@@ -91,6 +91,11 @@ public struct ValidationReport: Sendable {
     public var problems: [ValidationProblem]
     public var isValid: Bool { problems.isEmpty }
 
+    public init(filesChecked: Int, problems: [ValidationProblem]) {
+        self.filesChecked = filesChecked
+        self.problems = problems
+    }
+
     /// The problems with the same rule and message taken together, in order of first
     /// occurrence: a template mistake repeats on every page it renders, and reads best once.
     public var grouped: [(first: ValidationProblem, count: Int, files: Int)] {

@@ -55,6 +55,51 @@ package enum LibXML {
         )
     }
 
+    /// Reads one of our own documents strictly (no recovery) without building its tree: `visit`
+    /// is called for each element as its start tag is read, with its depth (0 for the root) and
+    /// the element as a value holding its name, namespace, attributes and line (no children, no
+    /// text). libxml2's reader frees what it has read as it goes, so a page of any size takes the
+    /// memory of its deepest path. Returns the well-formedness errors (warnings dropped); after
+    /// the first, nothing more is visited.
+    package static func scanElements(_ bytes: UnsafeRawBufferPointer, url: String, visit: (XMLElement, Int) -> Void) -> [XMLDiagnostic] {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return [] }
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue
+            | XML_PARSE_BIG_LINES.rawValue)
+        let collector = DiagnosticCollector()
+        collecting(into: collector) {
+            guard let reader = xmlReaderForMemory(base.assumingMemoryBound(to: CChar.self), Int32(clamping: bytes.count), url, nil, options) else {
+                return
+            }
+            defer { xmlFreeTextReader(reader) }
+            xmlTextReaderSetStructuredErrorHandler(reader, recordError, Unmanaged.passUnretained(collector).toOpaque())
+            let elementType = Int32(XML_READER_TYPE_ELEMENT.rawValue)
+            while xmlTextReaderRead(reader) == 1 {
+                guard xmlTextReaderNodeType(reader) == elementType, let node = xmlTextReaderCurrentNode(reader) else { continue }
+                visit(shallowElement(node), Int(xmlTextReaderDepth(reader)))
+            }
+        }
+        return collector.diagnostics.filter { $0.severity != .warning }
+    }
+
+    /// An element's name, namespace, attributes and line, without its content.
+    private static func shallowElement(_ node: xmlNodePtr) -> XMLElement {
+        var element = XMLElement(
+            name: string(node.pointee.name) ?? "",
+            namespace: node.pointee.ns.flatMap { string($0.pointee.href) },
+            line: Int(xmlGetLineNo(node))
+        )
+        var attribute = node.pointee.properties
+        while let current = attribute {
+            element.attributes.append(.init(
+                name: string(current.pointee.name) ?? "",
+                namespace: current.pointee.ns.flatMap { string($0.pointee.href) },
+                value: current.pointee.children.map { copyText(of: $0) } ?? ""
+            ))
+            attribute = current.pointee.next
+        }
+        return element
+    }
+
     /// A compiled RELAX NG schema.
     ///
     /// libxml2 does not change a compiled schema while validating with it, so one instance

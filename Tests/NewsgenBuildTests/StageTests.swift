@@ -103,11 +103,118 @@ struct StageTests {
         let content = SiteContent(config: config, sources: [shown], favorites: [], readLater: [], archive: [],
                                   generated: Self.now, newsapiSources: nil)
         let stage = Render(templates: templates)
-        let site = try await stage.run(content)
+        let rendered = try await stage.run(content)
+        let site = rendered.site
         #expect(site.files.contains { $0.path == "index.html" })
         #expect(site.files.contains { $0.path == "feeds/headlines.rss" })
         #expect(site.carried.isEmpty, "nothing to carry without a published site")
-        #expect(stage.summary(of: site) == "\(site.files.count) files (\(site.files.count) rendered, 0 carried)")
+        #expect(stage.summary(of: rendered) == "\(site.files.count) files (\(site.files.count) rendered, 0 carried)")
+    }
+
+    @Test("render with a staging writer: each file is checked and written as it is made, none is kept in memory")
+    func renderStreams() async throws {
+        let config = try site()
+        let templates = try await LoadTemplates(folder: config.templates, builtInIfMissing: true).run(())
+        let shown = SourceReport(config: try #require(config.sources.first), status: .fetched, name: "World", articles: [article(1, source: "world")])
+        let content = SiteContent(config: config, sources: [shown], favorites: [], readLater: [], archive: [],
+                                  generated: Self.now, newsapiSources: nil)
+        // The reference: the same site rendered into memory.
+        let expected = try await Render(templates: templates).run(content).site.files
+
+        let parent = try TestSupport.temporaryFolder()
+        let publisher = Publisher(output: parent.appendingPathComponent("public"))
+        let staging = try publisher.makeStaging()
+        let writer = StagingWriter(staging: staging, output: publisher.output, queueLimit: 1)
+        let stage = Render(templates: templates, writer: writer, baseURL: config.baseURL)
+        let rendered = try await stage.run(content)
+        #expect(rendered.site.files.isEmpty, "handed to the writer, not kept")
+        #expect(Set(rendered.site.delivered) == Set(expected.map(\.path)))
+        #expect(rendered.checked == expected.count)
+        #expect(rendered.problems.isEmpty, "\(rendered.problems)")
+        #expect(stage.summary(of: rendered) == "\(expected.count) files (\(expected.count) rendered, 0 carried, \(expected.count) checked)")
+
+        let staged = try await Write(publisher: publisher, writer: writer).run(rendered.site)
+        #expect(staged.folder == staging)
+        #expect(staged.summary.written == expected.count + 1, "every file and the marker")
+        for file in expected {
+            #expect(FileManager.default.contents(atPath: staging.path + "/" + file.path) == file.data, "\(file.path)")
+        }
+        let report = try await Validate(baseURL: config.baseURL, only: [], files: rendered.site.paths + [Publisher.markerName],
+                                        checkedBefore: (rendered.checked, rendered.problems)).run(staged.folder)
+        #expect(report.filesChecked == expected.count)
+        publisher.discard(staging)
+    }
+
+    @Test("render with a staging writer: a file that breaks a rule is found while rendering, and fails validation")
+    func renderFindsProblems() async throws {
+        let config = try site()
+        // A link to a page the site does not have, as a broken theme would write it.
+        let folder = try TestSupport.temporaryFolder()
+        let theme = folder.appendingPathComponent("Templates")
+        try FileManager.default.copyItem(at: TestSupport.repository.appendingPathComponent("Templates"), to: theme)
+        let headlines = theme.appendingPathComponent("headlines.mustache")
+        let text = try String(contentsOf: headlines, encoding: .utf8)
+        #expect(text.contains("href=\"{{root}}archive/\""), "the fixture still links the archive")
+        try text.replacingOccurrences(of: "href=\"{{root}}archive/\"", with: "href=\"{{root}}nowhere/\"").write(to: headlines, atomically: true, encoding: .utf8)
+        let broken = try await LoadTemplates(folder: theme, builtInIfMissing: false).run(())
+        let shown = SourceReport(config: try #require(config.sources.first), status: .fetched, name: "World", articles: [article(1, source: "world")])
+        let content = SiteContent(config: config, sources: [shown], favorites: [], readLater: [], archive: [],
+                                  generated: Self.now, newsapiSources: nil)
+        let publisher = Publisher(output: folder.appendingPathComponent("public"))
+        let staging = try publisher.makeStaging()
+        let writer = StagingWriter(staging: staging, output: publisher.output)
+        let rendered = try await Render(templates: broken, writer: writer, baseURL: config.baseURL).run(content)
+        #expect(rendered.problems.map(\.path) == ["index.html"], "\(rendered.problems)")
+        #expect(rendered.problems.first?.rule == .htmlLocalLink)
+        let staged = try await Write(publisher: publisher, writer: writer).run(rendered.site)
+        do {
+            _ = try await Validate(baseURL: config.baseURL, only: [], checkedBefore: (rendered.checked, rendered.problems)).run(staged.folder)
+            Issue.record("a page with a broken link passed")
+        } catch {
+            #expect(error.report.problems.first?.rule == .htmlLocalLink)
+        }
+        publisher.discard(staging)
+    }
+
+    @Test("staging writer: unchanged bytes are linked to the published file, others written; a file it cannot write fails finish, naming it")
+    func stagingWriter() async throws {
+        let output = try TestSupport.temporaryFolder().appendingPathComponent("public")
+        try FileManager.default.createDirectory(at: output.appendingPathComponent("a"), withIntermediateDirectories: true)
+        try Data("same".utf8).write(to: output.appendingPathComponent("a/same.txt"))
+        try Data("old".utf8).write(to: output.appendingPathComponent("a/changed.txt"))
+        let publisher = Publisher(output: output)
+        let staging = try publisher.makeStaging()
+        // A queue of one byte: every file waits for the one before it to be written.
+        let writer = StagingWriter(staging: staging, output: output, queueLimit: 1)
+        await writer.enqueue(OutputFile("a/same.txt", "same"))
+        await writer.enqueue(OutputFile("a/changed.txt", "new"))
+        await writer.enqueue(OutputFile("b/c/new.txt", "fresh"))
+        let summary = try await writer.finish()
+        #expect(summary.written == 2)
+        #expect(summary.unchanged == 1)
+        func inode(_ path: String) throws -> Int? {
+            try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+        }
+        #expect(try inode(staging.path + "/a/same.txt") == inode(output.path + "/a/same.txt"), "linked, so its mtime stays")
+        #expect(try inode(staging.path + "/a/changed.txt") != inode(output.path + "/a/changed.txt"))
+        #expect(FileManager.default.contents(atPath: staging.path + "/a/changed.txt") == Data("new".utf8))
+        #expect(FileManager.default.contents(atPath: staging.path + "/b/c/new.txt") == Data("fresh".utf8))
+        publisher.discard(staging)
+
+        let other = try publisher.makeStaging()
+        let failing = StagingWriter(staging: other, output: output)
+        await failing.enqueue(OutputFile("x", "a file"))
+        await failing.enqueue(OutputFile("x/y.txt", "under a file"))
+        await failing.enqueue(OutputFile("z.txt", "after the failure"))
+        do {
+            _ = try await failing.finish()
+            Issue.record("a file under a file was written")
+        } catch {
+            #expect(error.problem == .cannotWrite)
+            #expect(error.path.path == other.path + "/x/y.txt", "\(error)")
+            #expect(error.description.contains("Not a directory"), "\(error)")
+        }
+        publisher.discard(other)
     }
 
     @Test("write, validate, publish: staged beside the output, checked, then swapped in; no staging folder left")

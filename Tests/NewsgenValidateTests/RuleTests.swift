@@ -188,7 +188,7 @@ struct RuleTests {
     func unreadable() throws {
         let site = try Self.fixtureSite()
         let context = SiteValidator.Context(root: site, site: SiteFiles(files: ["gone.rss"]), baseURL: nil)
-        let problems = SiteValidator.check(site.appendingPathComponent("gone.rss"), path: "gone.rss", context: context)
+        let problems = SiteValidator.check(file: site.appendingPathComponent("gone.rss").path, path: "gone.rss", context: context)
         #expect(problems.map(\.rule) == [.fileUnreadable])
         #expect(problems.first?.description.hasPrefix("gone.rss:0:0: file-unreadable: cannot be read") == true, "\(problems)")
     }

@@ -193,10 +193,32 @@ package struct Publisher: Sendable {
         close(descriptor)
     }
 
+    /// The bytes of the regular file at `path` when it holds exactly `size` bytes; `nil` when it
+    /// does not exist, cannot be read or has another size (so most changed files are not read).
+    static func contents(of path: String, ifSize size: Int) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == size else { return nil }
+        var data = Data(count: size)
+        let complete = data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) -> Bool in
+            var offset = 0
+            while offset < size, let base = buffer.baseAddress {
+                let count = read(descriptor, base + offset, size - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        return complete ? data : nil
+    }
+
     /// Writes `data` to a new file at `path` with write(2), without an fsync per file
     /// (Foundation's `Data.write` syncs each one): `swap(in:)` flushes the whole staging folder
     /// once before the rename that publishes it.
-    private static func writeFile(_ data: Data, to path: String) -> String? {
+    static func writeFile(_ data: Data, to path: String) -> String? {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return systemReason }
         var failure: String?
@@ -225,15 +247,15 @@ package struct Publisher: Sendable {
         try await createFolders(for: files.map(\.path), in: staging)
         let results = await Parallel.map(files) { file -> Result<Bool, PublishError> in
             if Task.isCancelled { return .failure(PublishError(output, .stopped)) }
-            let target = staging.appendingPathComponent(file.path)
-            let published = output.appendingPathComponent(file.path)
+            // Paths as strings: URL.appendingPathComponent asks the file system whether each is a folder.
+            let target = staging.path + "/" + file.path
+            let published = output.path + "/" + file.path
             // Unchanged bytes: a hard link to the published file keeps its inode and mtime.
-            if let existing = FileManager.default.contents(atPath: published.path), existing == file.data,
-               link(published.path, target.path) == 0 {
+            if Self.contents(of: published, ifSize: file.data.count) == file.data, link(published, target) == 0 {
                 return .success(true)
             }
-            if let reason = Self.writeFile(file.data, to: target.path) {
-                return .failure(PublishError(target, .cannotWrite, reason: reason))
+            if let reason = Self.writeFile(file.data, to: target) {
+                return .failure(PublishError(URL(fileURLWithPath: target), .cannotWrite, reason: reason))
             }
             return .success(false)
         }

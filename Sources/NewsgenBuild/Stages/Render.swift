@@ -1,28 +1,85 @@
+package import Foundation
 package import NewsgenRender
+package import NewsgenValidate
 
-/// Stage 5: every page and feed of the site, in memory, from the theme of stage 1 and the
-/// content the stages before gathered. Nothing touches the disk yet.
+/// Stage 5: every page and feed of the site from the theme of stage 1 and the content the
+/// stages before gathered. With a `StagingWriter`, each file is checked (libxml2, the rules,
+/// its links against every path of the site) while its bytes are still in memory and handed to
+/// the writer, which writes it into the staging folder on a thread of its own: rendering,
+/// checking and writing overlap, and no file is read back to be validated. Without one, the
+/// files are kept in memory (as tests look at them).
 package struct Render: BuildStep {
     package static let stage = BuildStage.render
 
     package var templates: TemplateSet
     /// The published files that need not be rendered again; `nil` renders everything.
     package var carrying: CarryIndex?
+    /// Where rendered files go as they are made; `nil` keeps them in the result.
+    package var writer: StagingWriter?
+    /// The site's address, against which the checks judge absolute links.
+    package var baseURL: URL?
     /// Told as each file is rendered (or found current).
     package var progress: BuildProgress?
 
-    package init(templates: TemplateSet, carrying: CarryIndex? = nil, progress: BuildProgress? = nil) {
+    package init(templates: TemplateSet, carrying: CarryIndex? = nil, writer: StagingWriter? = nil, baseURL: URL? = nil,
+                 progress: BuildProgress? = nil) {
         self.templates = templates
         self.carrying = carrying
+        self.writer = writer
+        self.baseURL = baseURL
         self.progress = progress
     }
 
-    package func run(_ content: SiteContent) async throws(TemplateError) -> RenderedSite {
-        let done = progress.map { progress in { @Sendable (total: Int) in progress.advance(.rendering, total: total) } }
-        return try await SiteRenderer(templates: templates, content: content).render(carrying: carrying, jobDone: done)
+    /// The rendered site, and what checking its new files found.
+    package struct Output: Sendable {
+        package var site: RenderedSite
+        /// The files checked as they were rendered (those handed to the writer).
+        package var checked = 0
+        /// What those checks found, in the order of a validation report.
+        package var problems: [ValidationProblem] = []
+        /// The time the checks took, summed over the cores they ran on.
+        package var checkSeconds: Double = 0
     }
 
-    package func summary(of site: RenderedSite) -> String {
-        "\(site.files.count + site.carried.count) files (\(site.files.count) rendered, \(site.carried.count) carried)"
+    package func run(_ content: SiteContent) async throws(TemplateError) -> Output {
+        let done = progress.map { progress in { @Sendable (total: Int) in progress.advance(.rendering, total: total) } }
+        let plan = try SiteRenderer(templates: templates, content: content).plan(carrying: carrying)
+        guard let writer else { return Output(site: try await plan.run(jobDone: done)) }
+        let checker = SiteValidator.FileChecker(files: plan.paths + [Publisher.markerName], baseURL: baseURL)
+        let found = ProblemList()
+        let site = try await plan.run(deliver: { file in
+            let start = ContinuousClock.now
+            let problems = checker.check(file.data, path: file.path)
+            found.add(problems, took: ContinuousClock.now - start)
+            await writer.enqueue(file)
+        }, jobDone: done)
+        return Output(site: site, checked: site.delivered.count, problems: SiteValidator.ordered(found.all), checkSeconds: found.seconds)
+    }
+
+    package func summary(of output: Output) -> String {
+        let site = output.site
+        let checked = writer == nil ? "" : ", \(output.checked) checked"
+        return "\(site.rendered.count + site.carried.count) files (\(site.rendered.count) rendered, \(site.carried.count) carried\(checked))"
+    }
+}
+
+/// Problems found by checks running on several cores at once, and the checks' summed time.
+private final class ProblemList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var problems: [ValidationProblem] = []
+    private var time = Duration.zero
+
+    func add(_ found: [ValidationProblem], took duration: Duration) {
+        lock.withLock {
+            problems += found
+            time += duration
+        }
+    }
+
+    var all: [ValidationProblem] { lock.withLock { problems } }
+
+    var seconds: Double {
+        let time = lock.withLock { self.time }
+        return Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
     }
 }

@@ -3,6 +3,9 @@ package import NewsgenValidate
 
 /// Stage 7: libxml2 checks of every file in a folder (the staging folder, in a build). A site
 /// with any problem fails the stage, so that it is never published.
+///
+/// In a build, the rendered files were checked as they were made (stage 5): this stage takes
+/// what those checks found and reads from disk only the files that were not checked then.
 package struct Validate: BuildStep {
     package static let stage = BuildStage.validate
 
@@ -12,15 +15,26 @@ package struct Validate: BuildStep {
     package var only: Set<String>?
     /// Every file of the folder, when the build knows them; `nil` lists the folder.
     package var files: [String]?
+    /// Files checked before they were written (not read again), and what was found.
+    package var checkedBefore: (count: Int, problems: [ValidationProblem]) = (0, [])
 
-    package init(baseURL: URL?, only: Set<String>? = nil, files: [String]? = nil) {
+    package init(baseURL: URL?, only: Set<String>? = nil, files: [String]? = nil,
+                 checkedBefore: (count: Int, problems: [ValidationProblem]) = (0, [])) {
         self.baseURL = baseURL
         self.only = only
         self.files = files
+        self.checkedBefore = checkedBefore
     }
 
     package func run(_ folder: URL) async throws(ValidationFailure) -> ValidationReport {
-        let report = await SiteValidator.validate(directory: folder, baseURL: baseURL, only: only, files: files)
+        var report = ValidationReport(filesChecked: 0, problems: [])
+        if only?.isEmpty != true {
+            report = await SiteValidator.validate(directory: folder, baseURL: baseURL, only: only, files: files)
+        }
+        if checkedBefore.count > 0 {
+            report.filesChecked += checkedBefore.count
+            report.problems = SiteValidator.ordered(report.problems + checkedBefore.problems)
+        }
         guard report.isValid else { throw ValidationFailure(report: report) }
         return report
     }

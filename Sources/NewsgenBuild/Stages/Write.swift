@@ -2,15 +2,21 @@ package import Foundation
 package import NewsgenRender
 import NewsgenModel
 
-/// Stage 6: the rendered files in a new staging folder beside the output, which the served
-/// folder does not see until stage 8 swaps it in. A folder it cannot fill is removed again.
+/// Stage 6: the staging folder beside the output, which the served folder does not see until
+/// stage 8 swaps it in, made whole: the rendered files the writer still holds are written,
+/// the files carried over are linked from the published site, and the marker is added. A
+/// folder it cannot fill is removed again.
 package struct Write: BuildStep {
     package static let stage = BuildStage.write
 
     package var publisher: Publisher
+    /// The writer stage 5 handed its files to; `nil` makes a staging folder here and writes the
+    /// rendered site's `files`.
+    package var writer: StagingWriter?
 
-    package init(publisher: Publisher) {
+    package init(publisher: Publisher, writer: StagingWriter? = nil) {
         self.publisher = publisher
+        self.writer = writer
     }
 
     /// The staging folder, and how many files were written or carried over unchanged.
@@ -22,9 +28,23 @@ package struct Write: BuildStep {
     }
 
     package func run(_ site: RenderedSite) async throws(PublishError) -> Staged {
-        let staging = try publisher.makeStaging()
+        let staging: URL
+        var summary = Publisher.WriteSummary()
+        if let writer {
+            staging = writer.staging
+            do {
+                summary = try await writer.finish()
+            } catch {
+                publisher.discard(staging)
+                throw error
+            }
+        } else {
+            staging = try publisher.makeStaging()
+        }
         do {
-            let summary = try await publisher.write(site.files, to: staging)
+            let written = try await publisher.write(site.files, to: staging)  // and the marker
+            summary.written += written.written
+            summary.unchanged += written.unchanged
             try await carry(site.carried, to: staging)
             return Staged(folder: staging, summary: summary, carried: site.carried.count)
         } catch {

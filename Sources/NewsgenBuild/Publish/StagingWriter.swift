@@ -1,0 +1,178 @@
+package import Foundation
+import NewsgenModel
+package import NewsgenRender
+
+/// Writes rendered files into the staging folder on a thread of its own while rendering goes
+/// on on the cores, so that a build's time is its CPU work or its disk work, whichever is
+/// longer, not their sum: creating ten thousand folders and files can take seconds on a file
+/// system that is busy (one mounted with `discard` just after a large tree was deleted, say),
+/// and a core that waits in mkdir(2) renders nothing.
+///
+/// Files queue in memory until the thread has written them; past `queueLimit` bytes, `enqueue`
+/// waits, so a slow disk bounds the memory a build holds rather than letting it grow with the
+/// site. One thread does all the writing: folders of one parent (the ten thousand article
+/// folders share `articles/`) take that parent's lock, so more threads would wait on each other.
+///
+/// A file whose bytes equal those of the published file at its path is hard-linked instead, so
+/// it keeps its inode and modification time (what rsync and HTTP caches look at).
+package final class StagingWriter: @unchecked Sendable {
+    /// Bytes that may wait to be written before `enqueue` waits.
+    package static let defaultQueueLimit = (Int(ProcessInfo.processInfo.environment["NGQ"] ?? "") ?? 32) << 20
+
+    package let staging: URL
+    private let stagingPath: String
+    /// The published site's folder, when it exists (a file there may be linked rather than written).
+    private let publishedPath: String?
+    private let queueLimit: Int
+
+    // Guarded by `condition`.
+    private let condition = NSCondition()
+    private var queue: [OutputFile?] = []
+    private var head = 0
+    private var queuedBytes = 0
+    private var spaceWaiters: [CheckedContinuation<Void, Never>] = []
+    private var closed = false
+    private var finished = false
+    private var finishWaiters: [CheckedContinuation<Void, Never>] = []
+    private var failure: PublishError?
+    private var summary = Publisher.WriteSummary()
+
+    // Touched by the writing thread only.
+    private var folders: Set<String> = [""]
+
+    /// Starts the writing thread for `staging`; files whose bytes equal the file at the same
+    /// path below `output` are linked to it.
+    package init(staging: URL, output: URL, queueLimit: Int = StagingWriter.defaultQueueLimit) {
+        self.staging = staging
+        stagingPath = staging.path
+        var isFolder: ObjCBool = false
+        publishedPath = FileManager.default.fileExists(atPath: output.path, isDirectory: &isFolder) && isFolder.boolValue ? output.path : nil
+        self.queueLimit = max(1, queueLimit)
+        let thread = Thread { [self] in drain() }
+        thread.name = "newsgen staging writer"
+        thread.start()
+    }
+
+    /// Queues `file` to be written, waiting first while the queue holds `queueLimit` bytes.
+    /// After a failure, files are dropped: `finish` reports the failure.
+    package func enqueue(_ file: OutputFile) async {
+        await withCheckedContinuation { (space: CheckedContinuation<Void, Never>) in resume(space, whenThereIsRoom: true) }
+        append(file)
+    }
+
+    /// Waits until every queued file is written, then stops the thread: how many files were
+    /// written and how many linked as unchanged, or the first failure.
+    package func finish() async throws(PublishError) -> Publisher.WriteSummary {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in resume(done, whenThereIsRoom: false) }
+        return try outcome().get()
+    }
+
+    /// Resumes `waiter` once the queue has room (`true`) or once every file is written and the
+    /// thread has stopped (`false`, which also closes the queue).
+    private func resume(_ waiter: CheckedContinuation<Void, Never>, whenThereIsRoom room: Bool) {
+        condition.lock()
+        let ready: Bool
+        if room {
+            ready = queuedBytes < queueLimit || failure != nil || closed
+            if !ready { spaceWaiters.append(waiter) }
+        } else {
+            closed = true
+            condition.signal()
+            ready = finished
+            if !ready { finishWaiters.append(waiter) }
+        }
+        condition.unlock()
+        if ready { waiter.resume() }
+    }
+
+    private func append(_ file: OutputFile) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard failure == nil, !closed else { return }
+        queue.append(file)
+        queuedBytes += file.data.count
+        condition.signal()
+    }
+
+    private func outcome() -> Result<Publisher.WriteSummary, PublishError> {
+        condition.lock()
+        defer { condition.unlock() }
+        return failure.map { .failure($0) } ?? .success(summary)
+    }
+
+    /// The thread's loop: takes files in the order they came and writes each.
+    private func drain() {
+        while let file = next() {
+            let outcome = write(file)
+            condition.lock()
+            queuedBytes -= file.data.count
+            switch outcome {
+            case .success(let unchanged):
+                if unchanged { summary.unchanged += 1 } else { summary.written += 1 }
+            case .failure(let error):
+                if failure == nil { failure = error }
+                queue.removeAll()
+                head = 0
+                queuedBytes = 0
+            }
+            let resumed = queuedBytes < queueLimit || failure != nil ? spaceWaiters : []
+            if !resumed.isEmpty { spaceWaiters.removeAll() }
+            condition.unlock()
+            for waiter in resumed { waiter.resume() }
+        }
+        condition.lock()
+        finished = true
+        let waiters = finishWaiters + spaceWaiters
+        finishWaiters.removeAll()
+        spaceWaiters.removeAll()
+        condition.unlock()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// The next file to write, waiting for one; `nil` once `finish` was called and none is left.
+    private func next() -> OutputFile? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == queue.count && !closed { condition.wait() }
+        guard head < queue.count else { return nil }
+        let file = queue[head]
+        queue[head] = nil
+        head += 1
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return file
+    }
+
+    /// Writes one file (creating its folders first), or links the published file when its bytes
+    /// are the same: `true` for a link.
+    private func write(_ file: OutputFile) -> Result<Bool, PublishError> {
+        let target = stagingPath + "/" + file.path
+        if let failure = createFolders(above: file.path) { return .failure(failure) }
+        if let publishedPath {
+            let published = publishedPath + "/" + file.path
+            if Publisher.contents(of: published, ifSize: file.data.count) == file.data, link(published, target) == 0 {
+                return .success(true)
+            }
+        }
+        if let reason = Publisher.writeFile(file.data, to: target) {
+            return .failure(PublishError(URL(fileURLWithPath: target), .cannotWrite, reason: reason))
+        }
+        return .success(false)
+    }
+
+    /// Creates the folders above `path` that do not exist yet, parents first.
+    private func createFolders(above path: String) -> PublishError? {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
+        let folder = String(path[..<slash])
+        if folders.contains(folder) { return nil }
+        if let failure = createFolders(above: folder) { return failure }
+        let full = stagingPath + "/" + folder
+        guard mkdir(full, 0o755) == 0 || errno == EEXIST else {
+            return PublishError(URL(fileURLWithPath: full), .cannotCreateFolder, reason: String(cString: strerror(errno)))
+        }
+        folders.insert(folder)
+        return nil
+    }
+}
