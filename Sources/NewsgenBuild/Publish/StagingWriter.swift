@@ -17,7 +17,7 @@ package import NewsgenRender
 /// it keeps its inode and modification time (what rsync and HTTP caches look at).
 package final class StagingWriter: @unchecked Sendable {
     /// Bytes that may wait to be written before `enqueue` waits.
-    package static let defaultQueueLimit = (Int(ProcessInfo.processInfo.environment["NGQ"] ?? "") ?? 32) << 20
+    package static let defaultQueueLimit = 32 << 20
 
     package let staging: URL
     private let stagingPath: String
