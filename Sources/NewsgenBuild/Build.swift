@@ -110,9 +110,10 @@ public struct Build: Sendable {
         options.progress?.begin(.rendering, total: 0)
         // Files are written into the staging folder as they are rendered (and checked), on a
         // thread of their own; the folder is discarded if anything after fails.
-        let staging: URL
-        do { staging = try publisher.makeStaging() } catch { throw BuildError(.publish(error)) }
-        let writer = StagingWriter(staging: staging, output: config.output)
+        let made: Publisher.Staging
+        do { made = try publisher.makeStaging(reusingPrevious: true) } catch { throw BuildError(.publish(error)) }
+        let staging = made.folder
+        let writer = StagingWriter(staging: staging, output: config.output, reused: made.reused)
         let rendered: Render.Output
         do {
             rendered = try await clock.run(Render(templates: templates, carrying: previous?.carryIndex(output: config.output),
@@ -126,7 +127,7 @@ public struct Build: Sendable {
         if let previous, Self.isCurrent(site, published: previous, publisher: publisher) {
             // Nothing to publish: linking, validating and swapping would only make the same site again.
             _ = try? await writer.finish()
-            publisher.discard(staging)
+            if made.reused { await publisher.keepForNextBuild(staging) } else { publisher.discard(staging) }
             publisher.removeLeftovers()
             logger.info("nothing changed: \(config.output.path) already holds these \(site.carried.count) files; 0 written, \(site.carried.count) carried, nothing published")
             return BuildReport(sources: sources, output: config.output, filesWritten: 0, filesUnchanged: 0,
@@ -149,8 +150,8 @@ public struct Build: Sendable {
             publisher.discard(staged.folder)
             throw error
         }
-        // The previous site is removed while the manifest is recorded; the build ends when both are done.
-        async let previousRemoved: Void = Self.remove(setAside, publisher: publisher, logger: logger)
+        // The previous site is kept (never served) for the next build to update in place.
+        if let setAside { await publisher.keepForNextBuild(setAside) }
         if let manifest {
             do {
                 try Manifest.recording(site.fingerprints, output: config.output).save(to: manifest)
@@ -159,7 +160,6 @@ public struct Build: Sendable {
                 logger.warning("\(manifest.path): cannot record what was published (\(FileProblem.describe(error))); the next build renders every page")
             }
         }
-        await previousRemoved
         return BuildReport(sources: sources, output: config.output, filesWritten: staged.summary.written,
                            filesUnchanged: staged.summary.unchanged, filesCarried: staged.carried, timings: clock.timings,
                            checkingSeconds: rendered.checkSeconds)
@@ -176,15 +176,5 @@ public struct Build: Sendable {
         let carried = Set(site.carried)
         return carried.count == published.files.count && published.files.keys.allSatisfy(carried.contains)
             && publisher.holdsExactly(carried)
-    }
-
-    /// Removes the previous site set aside by the swap, if any, and says how long it took.
-    private static func remove(_ previous: URL?, publisher: Publisher, logger: Logger) async {
-        guard let previous else { return }
-        let start = ContinuousClock.now
-        await publisher.removePrevious(previous)
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        logger.info("removed the previous site in \(String(format: "%.2f", seconds)) s, while recording the manifest")
     }
 }

@@ -3,7 +3,9 @@ import NewsgenModel
 import NewsgenConfig
 
 /// Builds the page models and feed lists from the site's content: the Presentation layer.
-struct SiteModelBuilder {
+/// A class, so that the ten thousand render jobs of a site share one instance rather than each
+/// holding a copy of its fields.
+final class SiteModelBuilder: Sendable {
     /// A front-page section and its page.
     struct Category {
         var name: String

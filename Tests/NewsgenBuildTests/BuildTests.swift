@@ -92,7 +92,7 @@ struct BuildTests {
         #expect(second.filesUnchanged == first.filesWritten)
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("left-over.html").path))
         let siblings = try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path)
-        #expect(siblings == ["public"], "no staging folder is left behind")
+        #expect(siblings.sorted() == [".public.previous", "public"], "no staging folder is left behind; the previous site is kept for the next build")
     }
 
     @Test("every stage runs once, in order, and is logged as [i/n] with its name")

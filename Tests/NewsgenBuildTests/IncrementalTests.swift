@@ -225,9 +225,10 @@ struct IncrementalTests {
     }
 
     /// The names beside the output that a build left: staging folders, previous sites.
+    /// Staging folders beside the output (the previous site, kept for the next build, is not one).
     static func leftovers(beside output: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path)
-            .filter { $0.hasPrefix(".\(output.lastPathComponent).") }
+            .filter { $0.hasPrefix(".\(output.lastPathComponent).") && $0 != ".\(output.lastPathComponent).previous" }
     }
 
     @Test("with nothing new, a build publishes nothing: no staging, no swap, the output folder itself untouched")
@@ -288,8 +289,8 @@ struct IncrementalTests {
         #expect(!again.timings.contains { $0.stage == .publish }, "the manifest now describes the output")
     }
 
-    @Test("the previous site is removed after the swap, and folders a killed build left are removed by the next build")
-    func previousSiteRemoved() async throws {
+    @Test("the previous site is kept beside the output for the next build, and folders a killed build left are removed by the next build")
+    func previousSiteKept() async throws {
         let site = try Site()
         try await site.build()
         // A folder a killed build left: its process (the largest pid) does not run.
@@ -303,7 +304,36 @@ struct IncrementalTests {
         try Site.feed(world: "Harbour cranes return to the old port, at last").write(to: site.folder.appendingPathComponent("world.xml"))
         let report = try await site.build()
         #expect(report.timings.contains { $0.stage == .publish })
-        #expect(try Self.leftovers(beside: site.output).isEmpty, "neither the previous site nor the leftover remains")
+        #expect(try Self.leftovers(beside: site.output).isEmpty, "the leftover is gone")
+        let previous = site.output.deletingLastPathComponent().appendingPathComponent(".public.previous")
+        #expect(FileManager.default.fileExists(atPath: previous.appendingPathComponent(Publisher.markerName).path), "the previous site, kept")
+    }
+
+    @Test("a build updates the previous site in place into its staging folder: the result is byte for byte a full build, the served site's files are never written into, and nothing planted there is published")
+    func previousSiteReused() async throws {
+        let site = try Site()
+        let previous = site.output.deletingLastPathComponent().appendingPathComponent(".public.previous")
+        try await site.build()
+        // Each build changes something: a new lead story (pages added and changed), then one dropped (pages removed).
+        let leads = ["Harbour cranes return to the old port, at last", "Ferries run again across the bay", "Harbour cranes return to the old port"]
+        for (round, lead) in leads.enumerated() {
+            try Site.feed(world: lead).write(to: site.folder.appendingPathComponent("world.xml"))
+            if round == 1 {
+                // Planted in the kept site: a stray file, a folder where a page goes, a link out of the site.
+                let articles = try #require(try FileManager.default.contentsOfDirectory(atPath: previous.appendingPathComponent("articles").path).first)
+                try Data("stray".utf8).write(to: previous.appendingPathComponent("stray.html"))
+                try FileManager.default.removeItem(at: previous.appendingPathComponent("sources/index.html"))
+                try FileManager.default.createDirectory(at: previous.appendingPathComponent("sources/index.html"), withIntermediateDirectories: true)
+                try FileManager.default.createSymbolicLink(atPath: previous.appendingPathComponent("articles/\(articles)/link.html").path,
+                                                           withDestinationPath: "/etc/hostname")
+            }
+            let served = try TestSupport.fileBytes(below: site.output)
+            let report = try await site.build()
+            #expect(report.timings.contains { $0.stage == .publish })
+            #expect(try TestSupport.fileBytes(below: site.output) == (try await site.referenceBuild()), "round \(round)")
+            #expect(try TestSupport.fileBytes(below: previous) == served, "round \(round): the site that was served is whole, so nothing was written into its files")
+        }
+        #expect(try Self.leftovers(beside: site.output).isEmpty)
     }
 
     @Test("an unchanged local feed is not read again, and the site is byte for byte what reading it gives")

@@ -113,6 +113,46 @@ package struct Publisher: Sendable {
     /// The prefix of the staging folders of this output: `.public.staging-`.
     private var stagingPrefix: String { ".\(output.lastPathComponent).staging-" }
 
+    /// The site the last swap replaced, kept beside the output (never served) so that the next
+    /// build updates it in place into its staging folder instead of creating every folder and
+    /// link anew: on ext4 without a journal, creating inodes within 30 s to 5 min of deleting as
+    /// many scans every recently deleted one, so a build that removed ten thousand folders made
+    /// the next one's ten thousand mkdirs crawl.
+    package var previousSite: URL {
+        output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).previous", isDirectory: true)
+    }
+
+    /// A staging folder for a build, and whether it holds a previous site to update in place.
+    package struct Staging: Sendable {
+        package var folder: URL
+        /// Whether the folder is the previous site (every path must be checked or replaced,
+        /// and whatever the new site lacks removed) rather than an empty folder.
+        package var reused: Bool
+    }
+
+    /// The previous site renamed into a staging folder when there is one, else a new empty one.
+    package func makeStaging(reusingPrevious: Bool) throws(PublishError) -> Staging {
+        let fresh = try makeStaging()
+        guard reusingPrevious else { return Staging(folder: fresh, reused: false) }
+        var status = stat()
+        guard lstat(previousSite.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR,
+              rmdir(fresh.path) == 0 else { return Staging(folder: fresh, reused: false) }
+        if rename(previousSite.path, fresh.path) == 0 { return Staging(folder: fresh, reused: true) }
+        // Someone else's folder now, or a file system that refuses: start from an empty folder.
+        return try Staging(folder: makeStaging(), reused: false)
+    }
+
+    /// Keeps `folder` (the site a swap replaced, or a staging folder that was not published) as
+    /// the previous site the next build starts from; one that cannot be kept is removed.
+    package func keepForNextBuild(_ folder: URL) async {
+        if FileManager.default.fileExists(atPath: previousSite.path) {
+            await removeTree(previousSite, what: "an earlier site")
+        }
+        if rename(folder.path, previousSite.path) != 0 {
+            await removeTree(folder, what: "the previous site")
+        }
+    }
+
     /// A new, empty staging folder next to the output (same file system, so the swap is a rename).
     /// Staging folders left by builds that were killed are removed first.
     public func makeStaging() throws(PublishError) -> URL {
@@ -193,6 +233,64 @@ package struct Publisher: Sendable {
         close(descriptor)
     }
 
+    /// Puts `data` at `target` (a path in a staging folder whose folders exist): a hard link to
+    /// `published` when that file holds the same bytes, so it keeps its inode and modification
+    /// time (what rsync and HTTP caches look at), else a new file; `true` for a link. Whatever
+    /// stood at `target` is replaced, never written into.
+    static func place(_ data: Data, at target: String, published: String?) -> Result<Bool, PublishError> {
+        if let published, contents(of: published, ifSize: data.count) == data, carry(published, to: target) == nil {
+            return .success(true)
+        }
+        if let reason = writeFile(data, to: target) {
+            return .failure(PublishError(URL(fileURLWithPath: target), .cannotWrite, reason: reason))
+        }
+        return .success(false)
+    }
+
+    /// Makes `target` a hard link to `published`, unless it already is one; whatever else stood
+    /// there is removed first. `nil` when done, else why not (ENOENT: a folder is missing).
+    static func carry(_ published: String, to target: String) -> String? {
+        if link(published, target) == 0 { return nil }
+        guard errno == EEXIST else { return systemReason }
+        var source = stat(), existing = stat()
+        guard lstat(published, &source) == 0, lstat(target, &existing) == 0 else { return systemReason }
+        if source.st_dev == existing.st_dev && source.st_ino == existing.st_ino { return nil }
+        guard (existing.st_mode & S_IFMT) != S_IFDIR, unlink(target) == 0 || errno == ENOENT else {
+            return (existing.st_mode & S_IFMT) == S_IFDIR ? "a folder stands there" : systemReason
+        }
+        return link(published, target) == 0 ? nil : systemReason
+    }
+
+    /// Removes from a reused staging folder every entry the new site does not have: files not
+    /// in `files`, folders that hold none of them, and anything that is neither a regular file
+    /// nor a folder. Runs before anything is written there, so no file stands where a folder is
+    /// needed (or the other way round).
+    static func prune(_ root: String, keeping files: Set<String>) {
+        var folders: Set<String> = []
+        for path in files {
+            var end = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+            while let slash = end {
+                let folder = String(path[..<slash])
+                guard folders.insert(folder).inserted else { break }
+                end = folder.utf8.lastIndex(of: UInt8(ascii: "/"))
+            }
+        }
+        var pending = [""]
+        while let folder = pending.popLast() {
+            let full = folder.isEmpty ? root : root + "/" + folder
+            guard let entries = entries(of: full) else { continue }
+            for (name, kind) in entries {
+                let path = folder.isEmpty ? name : folder + "/" + name
+                switch kind {
+                case .folder where folders.contains(path): pending.append(path)
+                case .file where files.contains(path): continue
+                case .folder: try? FileManager.default.removeItem(atPath: root + "/" + path)
+                case .file, .other: _ = unlink(root + "/" + path)
+                }
+            }
+        }
+    }
+
     /// The bytes of the regular file at `path` when it holds exactly `size` bytes; `nil` when it
     /// does not exist, cannot be read or has another size (so most changed files are not read).
     static func contents(of path: String, ifSize size: Int) -> Data? {
@@ -219,7 +317,12 @@ package struct Publisher: Sendable {
     /// (Foundation's `Data.write` syncs each one): `swap(in:)` flushes the whole staging folder
     /// once before the rename that publishes it.
     static func writeFile(_ data: Data, to path: String) -> String? {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if descriptor < 0 && errno == EEXIST {
+            // Never written into: in a reused staging folder the file may be a link to the served one.
+            guard unlink(path) == 0 else { return systemReason }
+            descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
         guard descriptor >= 0 else { return systemReason }
         var failure: String?
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
@@ -248,16 +351,7 @@ package struct Publisher: Sendable {
         let results = await Parallel.map(files) { file -> Result<Bool, PublishError> in
             if Task.isCancelled { return .failure(PublishError(output, .stopped)) }
             // Paths as strings: URL.appendingPathComponent asks the file system whether each is a folder.
-            let target = staging.path + "/" + file.path
-            let published = output.path + "/" + file.path
-            // Unchanged bytes: a hard link to the published file keeps its inode and mtime.
-            if Self.contents(of: published, ifSize: file.data.count) == file.data, link(published, target) == 0 {
-                return .success(true)
-            }
-            if let reason = Self.writeFile(file.data, to: target) {
-                return .failure(PublishError(URL(fileURLWithPath: target), .cannotWrite, reason: reason))
-            }
-            return .success(false)
+            return Self.place(file.data, at: staging.path + "/" + file.path, published: output.path + "/" + file.path)
         }
         var total = WriteSummary()
         for result in results {
@@ -276,7 +370,7 @@ package struct Publisher: Sendable {
     ///
     /// Returns the previous site, set aside beside the output under the staging folder's name
     /// (so a build killed before removing it leaves a leftover the next build removes), or `nil`
-    /// when there was none. The caller removes it (`removePrevious`), off the critical path.
+    /// when there was none. The caller keeps it for the next build (`keepForNextBuild`).
     @discardableResult
     public func swap(in staging: URL) throws(PublishError) -> URL? {
         let fileManager = FileManager.default
@@ -308,11 +402,6 @@ package struct Publisher: Sendable {
             throw PublishError(output, .cannotMoveIntoPlace, reason: reason)
         }
         return previous
-    }
-
-    /// Removes the previous site that `swap` set aside.
-    public func removePrevious(_ folder: URL) async {
-        await removeTree(folder, what: "the previous site")
     }
 
     /// Removes the staging folders and previous sites that killed builds left beside the output.

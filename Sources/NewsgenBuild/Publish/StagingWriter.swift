@@ -15,6 +15,10 @@ package import NewsgenRender
 ///
 /// A file whose bytes equal those of the published file at its path is hard-linked instead, so
 /// it keeps its inode and modification time (what rsync and HTTP caches look at).
+///
+/// A reused staging folder (the previous site, `Publisher.makeStaging(reusingPrevious:)`) is
+/// first pruned of every path the new site lacks (`prepare(keeping:)`); files are then replaced,
+/// never written into, since they may be links to the served site's files.
 package final class StagingWriter: @unchecked Sendable {
     /// Bytes that may wait to be written before `enqueue` waits.
     package static let defaultQueueLimit = 32 << 20
@@ -24,6 +28,7 @@ package final class StagingWriter: @unchecked Sendable {
     /// The published site's folder, when it exists (a file there may be linked rather than written).
     private let publishedPath: String?
     private let queueLimit: Int
+    private let reused: Bool
 
     // Guarded by `condition`.
     private let condition = NSCondition()
@@ -36,14 +41,17 @@ package final class StagingWriter: @unchecked Sendable {
     private var finishWaiters: [CheckedContinuation<Void, Never>] = []
     private var failure: PublishError?
     private var summary = Publisher.WriteSummary()
+    /// The new site's paths, until a reused folder is pruned to them.
+    private var pruning: Set<String>?
 
     // Touched by the writing thread only.
     private var folders: Set<String> = [""]
 
-    /// Starts the writing thread for `staging`; files whose bytes equal the file at the same
-    /// path below `output` are linked to it.
-    package init(staging: URL, output: URL, queueLimit: Int = StagingWriter.defaultQueueLimit) {
+    /// Starts the writing thread for `staging` (`reused` when it holds a previous site); files
+    /// whose bytes equal the file at the same path below `output` are linked to it.
+    package init(staging: URL, output: URL, reused: Bool = false, queueLimit: Int = StagingWriter.defaultQueueLimit) {
         self.staging = staging
+        self.reused = reused
         stagingPath = staging.path
         var isFolder: ObjCBool = false
         publishedPath = FileManager.default.fileExists(atPath: output.path, isDirectory: &isFolder) && isFolder.boolValue ? output.path : nil
@@ -51,6 +59,16 @@ package final class StagingWriter: @unchecked Sendable {
         let thread = Thread { [self] in drain() }
         thread.name = "newsgen staging writer"
         thread.start()
+    }
+
+    /// Tells the writer every path of the new site, before the first file: a reused folder is
+    /// pruned of everything else before anything is written into it.
+    package func prepare(keeping paths: [String]) {
+        guard reused else { return }
+        condition.lock()
+        pruning = Set(paths)
+        condition.signal()
+        condition.unlock()
     }
 
     /// Queues `file` to be written, waiting first while the queue holds `queueLimit` bytes.
@@ -100,9 +118,18 @@ package final class StagingWriter: @unchecked Sendable {
         return failure.map { .failure($0) } ?? .success(summary)
     }
 
-    /// The thread's loop: takes files in the order they came and writes each.
+    /// The thread's loop: prunes a reused folder when told the new site's paths, then takes
+    /// files in the order they came and writes each.
     private func drain() {
-        while let file = next() {
+        while let work = next() {
+            let file: OutputFile
+            switch work {
+            case .prune(let paths):
+                Publisher.prune(stagingPath, keeping: paths)
+                continue
+            case .write(let next):
+                file = next
+            }
             let outcome = write(file)
             condition.lock()
             queuedBytes -= file.data.count
@@ -129,11 +156,20 @@ package final class StagingWriter: @unchecked Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// The next file to write, waiting for one; `nil` once `finish` was called and none is left.
-    private func next() -> OutputFile? {
+    private enum Work {
+        case prune(Set<String>)
+        case write(OutputFile)
+    }
+
+    /// The next thing to do, waiting for it; `nil` once `finish` was called and no file is left.
+    private func next() -> Work? {
         condition.lock()
         defer { condition.unlock() }
-        while head == queue.count && !closed { condition.wait() }
+        while head == queue.count && pruning == nil && !closed { condition.wait() }
+        if let paths = pruning {
+            pruning = nil
+            return .prune(paths)
+        }
         guard head < queue.count else { return nil }
         let file = queue[head]
         queue[head] = nil
@@ -142,24 +178,14 @@ package final class StagingWriter: @unchecked Sendable {
             queue.removeAll(keepingCapacity: true)
             head = 0
         }
-        return file
+        return file.map(Work.write)
     }
 
     /// Writes one file (creating its folders first), or links the published file when its bytes
     /// are the same: `true` for a link.
     private func write(_ file: OutputFile) -> Result<Bool, PublishError> {
-        let target = stagingPath + "/" + file.path
         if let failure = createFolders(above: file.path) { return .failure(failure) }
-        if let publishedPath {
-            let published = publishedPath + "/" + file.path
-            if Publisher.contents(of: published, ifSize: file.data.count) == file.data, link(published, target) == 0 {
-                return .success(true)
-            }
-        }
-        if let reason = Publisher.writeFile(file.data, to: target) {
-            return .failure(PublishError(URL(fileURLWithPath: target), .cannotWrite, reason: reason))
-        }
-        return .success(false)
+        return Publisher.place(file.data, at: stagingPath + "/" + file.path, published: publishedPath.map { $0 + "/" + file.path })
     }
 
     /// Creates the folders above `path` that do not exist yet, parents first.

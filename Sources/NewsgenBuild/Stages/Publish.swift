@@ -4,8 +4,8 @@ package import Foundation
 /// served folder only ever holds a whole site. The output is checked again first, since files
 /// may have appeared in it while the build ran.
 ///
-/// The previous site is set aside, not removed: its removal is no part of publishing, so the
-/// build does it while it records the manifest (`Publisher.removePrevious`).
+/// The previous site is set aside, not removed: the build keeps it beside the output, never
+/// served, for the next build to update in place (`Publisher.keepForNextBuild`).
 package struct Publish: BuildStep {
     package static let stage = BuildStage.publish
 

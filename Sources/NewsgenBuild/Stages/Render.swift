@@ -45,7 +45,9 @@ package struct Render: BuildStep {
         let done = progress.map { progress in { @Sendable (total: Int) in progress.advance(.rendering, total: total) } }
         let plan = try SiteRenderer(templates: templates, content: content).plan(carrying: carrying)
         guard let writer else { return Output(site: try await plan.run(jobDone: done)) }
-        let checker = SiteValidator.FileChecker(files: plan.paths + [Publisher.markerName], baseURL: baseURL)
+        let paths = plan.paths + [Publisher.markerName]
+        writer.prepare(keeping: paths)
+        let checker = SiteValidator.FileChecker(files: paths, baseURL: baseURL)
         let found = ProblemList()
         let site = try await plan.run(deliver: { file in
             let start = ContinuousClock.now

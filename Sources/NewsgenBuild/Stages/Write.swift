@@ -60,10 +60,9 @@ package struct Write: BuildStep {
         let (output, stagingPath) = (publisher.output.path, staging.path)
         let failures = await Parallel.map(paths) { path -> PublishError? in
             let target = stagingPath + "/" + path
-            guard link(output + "/" + path, target) == 0 else {
-                return PublishError(URL(fileURLWithPath: target), .cannotWrite, reason: String(cString: strerror(errno)))
-            }
-            return nil
+            // In a reused staging folder most carried files are already these links.
+            guard let reason = Publisher.carry(output + "/" + path, to: target) else { return nil }
+            return PublishError(URL(fileURLWithPath: target), .cannotWrite, reason: reason)
         }
         if let failure = failures.compactMap({ $0 }).first { throw failure }
     }
