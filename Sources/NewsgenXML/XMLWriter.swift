@@ -61,20 +61,46 @@ package struct XMLWriter {
     }
 
     package static func escape(_ text: String, quotes: Bool) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"" where quotes: result += "&quot;"
-            case "\n" where quotes: result += "&#10;"
-            case "\r": result += "&#13;"
-            default:
-                if Text.isAllowedInXML(scalar) { result.unicodeScalars.append(scalar) }
+        // On UTF-8 bytes: feeds and pages escape every title and summary, and most need nothing
+        // done, so a text without a byte to change is returned as it is, without a copy.
+        var text = text
+        let escaped = text.withUTF8 { bytes -> [UInt8]? in
+            var output: [UInt8] = []
+            var copied = 0
+            var index = 0
+            while index < bytes.count {
+                let replacement: StaticString
+                var length = 1
+                switch bytes[index] {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case UInt8(ascii: "\"") where quotes: replacement = "&quot;"
+                case 0x0A where quotes: replacement = "&#10;"
+                case 0x0D: replacement = "&#13;"
+                case 0x09, 0x0A:
+                    index += 1
+                    continue
+                case 0x00..<0x20:
+                    replacement = ""  // not allowed in XML 1.0: dropped
+                case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBF && bytes[index + 2] >= 0xBE:
+                    replacement = ""  // U+FFFE and U+FFFF: not allowed in XML 1.0
+                    length = 3
+                default:
+                    index += 1
+                    continue
+                }
+                if output.isEmpty { output.reserveCapacity(bytes.count + 16) }
+                output.append(contentsOf: bytes[copied..<index])
+                replacement.withUTF8Buffer { output.append(contentsOf: $0) }
+                index += length
+                copied = index
             }
+            guard copied > 0 else { return nil }
+            output.append(contentsOf: bytes[copied...])
+            return output
         }
-        return result
+        guard let escaped else { return text }
+        return String(decoding: escaped, as: UTF8.self)
     }
 }

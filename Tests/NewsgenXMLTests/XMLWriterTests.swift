@@ -1,0 +1,53 @@
+import Testing
+@testable import NewsgenXML
+@testable import NewsgenModel
+
+/// Escaping for XML text and attribute values, which every title, summary and link of a feed
+/// and a page goes through.
+@Suite("XML escaping")
+struct XMLWriterTests {
+    @Test("markup characters are escaped; quotes and line feeds only in attribute values")
+    func markup() {
+        #expect(XMLWriter.escape("Fish & <chips> \"today\"\n", quotes: false) == "Fish &amp; &lt;chips&gt; \"today\"\n")
+        #expect(XMLWriter.escape("Fish & <chips> \"today\"\n", quotes: true) == "Fish &amp; &lt;chips&gt; &quot;today&quot;&#10;")
+        #expect(XMLWriter.escape("a\r\nb\tc", quotes: false) == "a&#13;\nb\tc")
+    }
+
+    @Test("characters XML 1.0 does not allow are dropped, wherever they stand; the rest of the text is kept")
+    func forbidden() {
+        #expect(XMLWriter.escape("\u{1}start, mid\u{8}dle, end\u{1F}", quotes: false) == "start, middle, end")
+        #expect(XMLWriter.escape("\u{FFFE}x\u{FFFF}", quotes: true) == "x")
+        #expect(XMLWriter.escape("\u{FFFD} and \u{EFFF} stay", quotes: true) == "\u{FFFD} and \u{EFFF} stay")
+    }
+
+    @Test("the same as escaping scalar by scalar, for every character class, in any order")
+    func matchesScalarRule() {
+        let samples: [Unicode.Scalar] = ["a", "&", "<", ">", "\"", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "\u{85}", "é",
+                                         "\u{D7FF}", "\u{E000}", "\u{FFFD}", "\u{FFFE}", "\u{FFFF}", "\u{10000}", "🦊"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...12, using: &generator) { text.append(samples.randomElement(using: &generator) ?? "a") }
+            for quotes in [false, true] {
+                #expect(XMLWriter.escape(String(text), quotes: quotes) == Self.reference(String(text), quotes: quotes), "\(String(text).debugDescription)")
+            }
+        }
+    }
+
+    /// The rule, scalar by scalar, as it was written before escaping worked on bytes.
+    static func reference(_ text: String, quotes: Bool) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"" where quotes: result += "&quot;"
+            case "\n" where quotes: result += "&#10;"
+            case "\r": result += "&#13;"
+            default: if Text.isAllowedInXML(scalar) { result.unicodeScalars.append(scalar) }
+            }
+        }
+        return result
+    }
+}
