@@ -185,7 +185,7 @@ public enum SavedFile {
             guard let string = value.string else {
                 return .failure(EntryProblem(message: "\(key) is \(value.kindName); expected a string"))
             }
-            let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = string.trimmedWhitespace
             return .success(trimmed.isEmpty ? nil : trimmed)
         }
         do throws(EntryProblem) {

@@ -6,7 +6,7 @@ package import Foundation
 package enum URLNormalizer {
     /// The normalized form of an absolute http(s) URL, or `nil` if `string` is not one.
     public static func normalize(_ string: String) -> String? {
-        let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = string.trimmedWhitespace
         guard var components = URLComponents(string: trimmed),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host, !host.isEmpty else { return nil }
@@ -33,7 +33,7 @@ package enum URLNormalizer {
     /// Resolves a link found in a feed against the feed's base, keeping only http(s) results.
     /// Anything else (`javascript:`, `data:`, `file:`, garbage) is dropped.
     public static func absoluteHTTP(_ string: String?, base: URL?) -> String? {
-        guard let raw = string?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { return nil }
+        guard let raw = string?.trimmedWhitespace, !raw.isEmpty else { return nil }
         let resolved: URL?
         if let url = URL(string: raw), url.scheme != nil {
             resolved = url

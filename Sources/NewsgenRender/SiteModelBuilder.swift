@@ -121,7 +121,7 @@ final class SiteModelBuilder: Sendable {
     static func tagNames(of article: Article) -> [String] {
         var seen = Set<String>()
         return article.categories
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .map { $0.trimmedWhitespace }
             .filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 

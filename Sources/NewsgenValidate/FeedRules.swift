@@ -25,7 +25,7 @@ struct FeedRules {
         for item in channel.children("item").filter({ $0.namespace == nil }) {
             for date in item.children("pubDate").filter({ $0.namespace == nil }) { checkRFC822(date, into: &problems) }
             guard let guid = item.children("guid").first(where: { $0.namespace == nil }) else { continue }
-            let id = guid.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let id = guid.text.trimmedWhitespace
             if guid.attribute("isPermaLink") != "false" && !Self.isAbsoluteHTTP(id) {
                 problems.add(.rssGuidPermalink, "guid \"\(id)\" is not an http(s) URL, so it needs isPermaLink=\"false\" (readers would link to it)", at: guid)
             }
@@ -38,7 +38,7 @@ struct FeedRules {
     }
 
     private func checkRFC822(_ date: XMLElement, into problems: inout FileProblems) {
-        let text = date.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = date.text.trimmedWhitespace
         if let problem = Dates.rfc822Problem(text) {
             problems.add(.rssDate, "\(date.name) \"\(text)\" \(problem)", at: date)
         }
@@ -62,7 +62,7 @@ struct FeedRules {
             checkAtomDates(entry, into: &problems)
             if let source = entry.child("source", in: Namespace.atom) { checkAtomDates(source, into: &problems) }
             guard let idElement = entry.child("id", in: Namespace.atom) else { continue }
-            let id = idElement.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let id = idElement.text.trimmedWhitespace
             if let first = ids[id] {
                 problems.add(.atomIDUnique, "entry id \"\(id)\" is already used by the entry on line \(first); ids must be unique within a feed", at: idElement)
             } else {
@@ -73,7 +73,7 @@ struct FeedRules {
 
     private func checkAtomDates(_ element: XMLElement, into problems: inout FileProblems) {
         for date in element.children where date.namespace == Namespace.atom && (date.name == "updated" || date.name == "published") {
-            let text = date.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = date.text.trimmedWhitespace
             if let problem = Dates.rfc3339Problem(text, uppercaseOnly: true) {
                 problems.add(.atomDate, "\(date.name) \"\(text)\" \(problem)", at: date)
             }

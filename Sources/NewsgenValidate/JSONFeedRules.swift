@@ -91,7 +91,7 @@ struct JSONFeedRules {
             problems.add(.jsonFeedRequired, "\(owner) has no \(key)", offset: object.offset)
             return nil
         }
-        guard let text = value.string, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard let text = value.string, !text.trimmedWhitespace.isEmpty else {
             let what = value.string == nil ? value.kindName : "empty"
             problems.add(.jsonFeedRequired, "\(owner == "the feed" ? "" : owner + ".")\(key) must be a non-empty string, not \(what)", offset: value.offset)
             return nil

@@ -40,7 +40,7 @@ struct SiteFiles: Sendable {
         // Pages hold thousands of links; most are absolute, so the cheap tests come first.
         var reference = reference
         if reference.first?.isWhitespace == true || reference.last?.isWhitespace == true {
-            reference = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+            reference = reference.trimmedWhitespace
         }
         if reference.isEmpty || reference.hasPrefix("#") || reference.hasPrefix("?") { return .none }
         if reference.hasPrefix("//") { return .none }

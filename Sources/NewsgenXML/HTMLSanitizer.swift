@@ -37,7 +37,7 @@ package enum HTMLSanitizer {
     private static func finish(_ nodes: [XMLElement.Node], base: String?) -> String? {
         var output = ""
         emit(nodes, Context(parent: "", phrasingOnly: false, inLink: false, base: base), into: &output)
-        let trimmed = output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = output.trimmedWhitespace
         // Markup that holds no text and no image shows nothing.
         guard trimmed.contains("<img") || !HTMLText.plainText(fromHTML: trimmed).isEmpty else { return nil }
         return trimmed
@@ -128,7 +128,7 @@ package enum HTMLSanitizer {
             var innerContext = context
             for name in wrapper { innerContext = child(of: innerContext, named: name) }
             emit(pending, innerContext, into: &inner)
-            guard !inner.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }
+            guard !inner.trimmedWhitespace.isEmpty else { return }
             output += wrapper.map { "<\($0)>" }.joined() + inner + wrapper.reversed().map { "</\($0)>" }.joined()
         }
         for node in nodes {

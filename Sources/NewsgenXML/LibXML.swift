@@ -234,7 +234,7 @@ package enum LibXML {
             append(XMLDiagnostic(
                 line: Int(error.line),
                 column: Int(error.int2),
-                message: message.trimmingCharacters(in: .whitespacesAndNewlines),
+                message: message.trimmedWhitespace,
                 severity: severity,
                 element: element,
                 isForbiddenCharacter: error.domain == Int32(XML_FROM_PARSER.rawValue) && error.code == Int32(XML_ERR_INVALID_CHAR.rawValue)

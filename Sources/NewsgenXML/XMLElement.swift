@@ -40,7 +40,7 @@ package struct XMLElement: Sendable {
     /// A reference found in this element (a link, an image), made absolute against its base
     /// when it is relative and the base is known; otherwise as written, trimmed.
     package func resolving(_ reference: String?) -> String? {
-        guard let reference = reference?.trimmingCharacters(in: .whitespacesAndNewlines), !reference.isEmpty else { return nil }
+        guard let reference = reference?.trimmedWhitespace, !reference.isEmpty else { return nil }
         return Self.resolve(reference, against: base) ?? reference
     }
 

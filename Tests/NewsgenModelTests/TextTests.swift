@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import NewsgenModel
 
@@ -52,5 +53,22 @@ struct TextTests {
             let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
             #expect(Text.collapsingWhitespace(text) == Self.collapsedByScalars(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
+    }
+
+    @Test("trimmedWhitespace trims what Foundation's whitespacesAndNewlines trims, and nothing else, from Strings and Substrings")
+    func trimmedWhitespace() {
+        // Every White_Space scalar, and neighbours that are not (zero-width space, BOM, word joiner).
+        let edges: [Unicode.Scalar] = ["\t", "\n", "\u{0B}", "\u{0C}", "\r", " ", "\u{85}", "\u{A0}", "\u{1680}", "\u{2000}", "\u{200A}",
+                                       "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}", "\u{3000}", "\u{200B}", "\u{FEFF}", "\u{2060}", "x", "é"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 0...8, using: &generator) { text.append(edges.randomElement(using: &generator) ?? " ") }
+            let string = "<" + String(text) + ">" + String(text)
+            #expect(String(text).trimmedWhitespace == String(text).trimmingCharacters(in: .whitespacesAndNewlines), "\(String(text).debugDescription)")
+            let sub = string.dropFirst()
+            #expect(sub.trimmedWhitespace == sub.trimmingCharacters(in: .whitespacesAndNewlines), "\(String(sub).debugDescription)")
+        }
+        #expect(" \r\n Headline\u{3000}".trimmedWhitespace == "Headline")
     }
 }

@@ -32,11 +32,11 @@ package enum FeedLinks {
         let base = bases.first.flatMap { URL(string: $0, relativeTo: page)?.absoluteURL } ?? page
         var seen = Set<String>()
         return links.compactMap { link -> FeedLink? in
-            guard let href = link.attribute("href")?.trimmingCharacters(in: .whitespacesAndNewlines), !href.isEmpty,
+            guard let href = link.attribute("href")?.trimmedWhitespace, !href.isEmpty,
                   let url = URL(string: href, relativeTo: base)?.absoluteURL,
                   ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil,
                   seen.insert(url.absoluteString).inserted else { return nil }
-            let title = link.attribute("title")?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let title = link.attribute("title")?.trimmedWhitespace
             return FeedLink(url: url, title: title?.isEmpty == false ? title : nil)
         }
     }

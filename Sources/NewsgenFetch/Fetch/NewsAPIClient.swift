@@ -9,7 +9,7 @@ package struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugS
 
     /// The key in `environment[variable]`, or `nil` when that is unset or blank.
     public init?(environment: [String: String], variable: String) {
-        guard let raw = environment[variable]?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { return nil }
+        guard let raw = environment[variable]?.trimmedWhitespace, !raw.isEmpty else { return nil }
         value = raw
     }
 

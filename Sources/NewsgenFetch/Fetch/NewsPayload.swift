@@ -74,7 +74,7 @@ struct NewsPayload: Sendable, Decodable {
         /// As a feed entry, for `ParsedFeed.articles` to clean, key and limit.
         /// The summary is the description, else the content without its "[+1234 chars]" tail.
         func feedItem(categories: Bool) -> FeedItem {
-            let summary = description.flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : FeedText.html($0) }
+            let summary = description.flatMap { $0.trimmedWhitespace.isEmpty ? nil : FeedText.html($0) }
             let body = content.map(NewsPayload.trimmingTruncationMarker).flatMap { $0.isEmpty ? nil : FeedText.html($0) }
             return FeedItem(
                 title: title.map(FeedText.plain),
@@ -128,9 +128,9 @@ struct NewsPayload: Sendable, Decodable {
     /// Removes NewsAPI's truncation marker: "…cut here… [+1234 chars]" becomes "…cut here…".
     static func trimmingTruncationMarker(_ text: String) -> String {
         guard let range = text.range(of: #"\s*(…|\.\.\.)?\s*\[\+\d+ chars\]\s*$"#, options: .regularExpression) else {
-            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return text.trimmedWhitespace
         }
-        let kept = text[..<range.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
+        let kept = text[..<range.lowerBound].trimmedWhitespace
         return kept.isEmpty ? "" : kept + "…"
     }
 

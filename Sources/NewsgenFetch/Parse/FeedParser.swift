@@ -101,7 +101,7 @@ package enum FeedParser {
 extension XMLElement {
     /// Trimmed text of the first child with this name, or `nil` when absent or blank.
     func childText(_ name: String, in namespace: String? = nil) -> String? {
-        guard let text = child(name, in: namespace)?.text.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+        guard let text = child(name, in: namespace)?.text.trimmedWhitespace, !text.isEmpty else {
             return nil
         }
         return text

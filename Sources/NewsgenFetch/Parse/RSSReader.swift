@@ -27,12 +27,12 @@ enum RSSReader {
     /// The first of RSS's own children with this name that holds text.
     private static func own(_ element: XMLElement, _ name: String) -> XMLElement? {
         element.children.first {
-            $0.name == name && ownNamespaces.contains($0.namespace) && !$0.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            $0.name == name && ownNamespaces.contains($0.namespace) && !$0.text.trimmedWhitespace.isEmpty
         }
     }
 
     private static func ownText(_ element: XMLElement, _ name: String) -> String? {
-        own(element, name)?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        own(element, name)?.text.trimmedWhitespace
     }
 
     private static func readItem(_ item: XMLElement, channelAuthor: String?) -> FeedItem {
@@ -41,7 +41,7 @@ enum RSSReader {
             ?? (item.childText("title", in: Namespace.dublinCore) ?? item.childText("title", in: Namespace.media)
                 ?? item.childText("title", in: Namespace.mediaAlternate)).map(FeedText.plain)
         if let description = own(item, "description") {
-            entry.summary = .html(description.text.trimmingCharacters(in: .whitespacesAndNewlines))
+            entry.summary = .html(description.text.trimmedWhitespace)
             entry.contentBase = description.base
         }
         if let encoded = item.child("encoded", in: Namespace.content), let html = item.childText("encoded", in: Namespace.content) {
@@ -56,7 +56,7 @@ enum RSSReader {
             entry.link = link.resolving(link.text)
         }
         if let guid = own(item, "guid") {
-            let value = guid.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = guid.text.trimmedWhitespace
             entry.guid = value
             // A guid is a permalink unless it says otherwise; use it as the link when there is none.
             if entry.link == nil, guid.attribute("isPermaLink")?.lowercased() != "false" {
@@ -80,7 +80,7 @@ enum RSSReader {
         entry.published = date.flatMap(Dates.parse)
         entry.categories = item.children
             .filter { ($0.name == "category" && ownNamespaces.contains($0.namespace)) || ($0.name == "subject" && $0.namespace == Namespace.dublinCore) }
-            .map { $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .map { $0.text.trimmedWhitespace }
         entry.image = item.resolving(item.mediaImage ?? enclosureImage(item) ?? item.child("image", in: Namespace.itunes)?.attribute("href"))
         return entry
     }
