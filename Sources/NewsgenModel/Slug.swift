@@ -5,13 +5,15 @@ package enum Slug {
     /// Lowercase ASCII letters and digits joined by single hyphens; at most `limit` characters,
     /// cut at a word boundary. Letters with diacritics lose them; anything else is a separator.
     package static func make(_ text: String, limit: Int = 60) -> String {
-        let folded = text.applyingTransform(.stripDiacritics, reverse: false) ?? text
+        // ICU's transform is the costly part, and most titles have nothing for it to strip.
+        let folded = text.utf8.allSatisfy { $0 < 0x80 } ? text : text.applyingTransform(.stripDiacritics, reverse: false) ?? text
         var slug = ""
         var pendingHyphen = false
+        // After lowercasing, the ASCII letters are a–z. The slug is ASCII, so its UTF-8 count is its length.
         for scalar in folded.lowercased().unicodeScalars {
-            if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
                 if pendingHyphen && !slug.isEmpty {
-                    if slug.count >= limit { break }
+                    if slug.utf8.count >= limit { break }
                     slug += "-"
                 }
                 pendingHyphen = false
@@ -20,7 +22,7 @@ package enum Slug {
                 pendingHyphen = true
             }
         }
-        if slug.count > limit {
+        if slug.utf8.count > limit {
             // One long word, or a cut in the middle of one: end at the last whole word that fits.
             let prefix = slug.prefix(limit)
             slug = prefix.lastIndex(of: "-").map { String(prefix[..<$0]) } ?? String(prefix)

@@ -84,4 +84,16 @@ struct ArticleListTests {
         #expect(Slug.digest("a") != Slug.digest("b"))
         #expect(Slug.digest("a").count == 16)
     }
+
+    @Test("slugs of plain ASCII titles (made without ICU's transform) are what the transform path gives")
+    func asciiSlugs() {
+        let pieces = ["Harbour", "cranes", "RETURN", "2026", "&", "--", " ", "...", "x", "Q3's", "a/b", "\t", "7%", "Zz", "_", "@"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let title = (0..<Int.random(in: 0...14, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "x" }.joined()
+            let limit = Int.random(in: 3...70, using: &generator)
+            // U+00A0 at the start sends the title down the transform path without changing its slug.
+            #expect(Slug.make(title, limit: limit) == Slug.make("\u{A0}" + title, limit: limit), "\(title.debugDescription) limit \(limit)")
+        }
+    }
 }
