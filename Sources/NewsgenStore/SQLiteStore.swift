@@ -313,13 +313,51 @@ extension SQLiteStore {
         var content: String?
         var outlet: String?
 
+        init(key: String, sourceID: String, title: String, summary: String, author: String?, url: String?, imageURL: String?,
+             published: Date?, categories: String, guid: String?, firstSeen: Date, lastSeen: Date, content: String?, outlet: String?) {
+            self.key = key
+            self.sourceID = sourceID
+            self.title = title
+            self.summary = summary
+            self.author = author
+            self.url = url
+            self.imageURL = imageURL
+            self.published = published
+            self.categories = categories
+            self.guid = guid
+            self.firstSeen = firstSeen
+            self.lastSeen = lastSeen
+            self.content = content
+            self.outlet = outlet
+        }
+
+        /// Read column by column rather than through `Decodable`: a cron run reads every cached
+        /// article, and a decoder with a keyed container per row was most of the time that took.
+        /// Dates are seconds since 1970, as `databaseDateDecodingStrategy` says.
+        init(row: Row) throws {
+            key = try row.decode(forColumn: "key")
+            sourceID = try row.decode(forColumn: "sourceID")
+            title = try row.decode(forColumn: "title")
+            summary = try row.decode(forColumn: "summary")
+            author = try row.decode(forColumn: "author")
+            url = try row.decode(forColumn: "url")
+            imageURL = try row.decode(forColumn: "imageURL")
+            published = try row.decode(Double?.self, forColumn: "published").map(Date.init(timeIntervalSince1970:))
+            categories = try row.decode(forColumn: "categories")
+            guid = try row.decode(forColumn: "guid")
+            firstSeen = Date(timeIntervalSince1970: try row.decode(Double.self, forColumn: "firstSeen"))
+            lastSeen = Date(timeIntervalSince1970: try row.decode(Double.self, forColumn: "lastSeen"))
+            content = try row.decode(forColumn: "content")
+            outlet = try row.decode(forColumn: "outlet")
+        }
+
         /// Inserts the article, seen first and last at `date`; or updates its data, keeping when
         /// it was first seen, and when it was last seen too unless `touchLastSeen`.
         static func upsert(_ article: Article, at date: Date, in db: Database, touchLastSeen: Bool = true) throws {
             let record = ArticleRecord(
                 key: article.id, sourceID: article.sourceID, title: article.title, summary: article.summary,
                 author: article.author, url: article.url, imageURL: article.imageURL, published: article.published,
-                categories: String(decoding: try JSONEncoder().encode(article.categories), as: UTF8.self),
+                categories: article.categories.isEmpty ? "[]" : String(decoding: try JSONEncoder().encode(article.categories), as: UTF8.self),
                 guid: article.guid, firstSeen: date, lastSeen: date, content: article.content,
                 outlet: article.outlet
             )
@@ -329,9 +367,9 @@ extension SQLiteStore {
         }
 
         func article() throws(CorruptColumn) -> Article {
-            let decoded: [String]
+            var decoded: [String] = []
             do {
-                decoded = try JSONDecoder().decode([String].self, from: Data(categories.utf8))
+                if categories != "[]" { decoded = try JSONDecoder().decode([String].self, from: Data(categories.utf8)) }
             } catch {
                 throw CorruptColumn(articleKey: key, column: CodingKeys.categories.stringValue)
             }
