@@ -107,6 +107,11 @@ public struct Build: Sendable {
                                   staticFiles: staticFiles)
         // What the published site already holds as this build would make it is carried over.
         let previous = options.full ? nil : manifest.flatMap { Manifest.load(from: $0, output: config.output) }
+        let input = manifest == nil ? nil : Self.inputFingerprint(content, templates: templates, logger: logger)
+        if let previous, let input, Self.isUnchanged(input, published: previous, publisher: publisher) {
+            return Self.nothingPublished(carried: previous.files.count, sources: sources, output: config.output,
+                                         timings: clock.timings, publisher: publisher, logger: logger)
+        }
         options.progress?.begin(.rendering, total: 0)
         // Files are written into the staging folder as they are rendered (and checked), on a
         // thread of their own; the folder is discarded if anything after fails.
@@ -128,10 +133,14 @@ public struct Build: Sendable {
             // Nothing to publish: linking, validating and swapping would only make the same site again.
             _ = try? await writer.finish()
             if made.reused { await publisher.keepForNextBuild(staging) } else { publisher.discard(staging) }
-            publisher.removeLeftovers()
-            logger.info("nothing changed: \(config.output.path) already holds these \(site.carried.count) files; 0 written, \(site.carried.count) carried, nothing published")
-            return BuildReport(sources: sources, output: config.output, filesWritten: 0, filesUnchanged: 0,
-                               filesCarried: site.carried.count, timings: clock.timings)
+            // Other inputs gave the same files: recorded, the next build with these inputs stops before rendering.
+            if let manifest, let input, previous.input != input {
+                var updated = previous
+                updated.input = input
+                Self.save(updated, to: manifest, logger: logger)
+            }
+            return Self.nothingPublished(carried: site.carried.count, sources: sources, output: config.output,
+                                         timings: clock.timings, publisher: publisher, logger: logger)
         }
         options.progress?.begin(.writing, total: site.paths.count)
         let staged = try await clock.run(Write(publisher: publisher, writer: writer), site)
@@ -153,12 +162,7 @@ public struct Build: Sendable {
         // The previous site is kept (never served) for the next build to update in place.
         if let setAside { await publisher.keepForNextBuild(setAside) }
         if let manifest {
-            do {
-                try Manifest.recording(site.fingerprints, output: config.output).save(to: manifest)
-            } catch {
-                // The site is published; without a manifest the next build renders everything.
-                logger.warning("\(manifest.path): cannot record what was published (\(FileProblem.describe(error))); the next build renders every page")
-            }
+            Self.save(Manifest.recording(site.fingerprints, output: config.output, input: input), to: manifest, logger: logger)
         }
         return BuildReport(sources: sources, output: config.output, filesWritten: staged.summary.written,
                            filesUnchanged: staged.summary.unchanged, filesCarried: staged.carried, timings: clock.timings,
@@ -176,5 +180,43 @@ public struct Build: Sendable {
         let carried = Set(site.carried)
         return carried.count == published.files.count && published.files.keys.allSatisfy(carried.contains)
             && publisher.holdsExactly(carried)
+    }
+
+    /// The fingerprint of the build's whole input, and (with --verbose) how long it took.
+    private static func inputFingerprint(_ content: SiteContent, templates: TemplateSet, logger: Logger) -> Fingerprint {
+        let start = ContinuousClock.now
+        let input = InputFingerprint.of(content, templates: templates)
+        logger.debug("input fingerprint of \(content.archive.count) archived stories in \(Self.seconds(since: start)) s")
+        return input
+    }
+
+    /// Whether the published site was made from this very input and is still, file for file,
+    /// what the manifest recorded (nothing edited, removed or added by hand; a build that
+    /// crashed between the swap and saving the manifest left a manifest that does not match).
+    static func isUnchanged(_ input: Fingerprint, published: Manifest, publisher: Publisher) -> Bool {
+        published.input == input && published.isPublished(by: publisher)
+    }
+
+    /// The report of a build that found the output already holds the site it would publish.
+    private static func nothingPublished(carried: Int, sources: [SourceReport], output: URL, timings: [(stage: BuildStage, seconds: Double)],
+                                         publisher: Publisher, logger: Logger) -> BuildReport {
+        // Nothing to publish: staging, linking, validating and swapping would only make the same site again.
+        publisher.removeLeftovers()
+        logger.info("nothing changed: \(output.path) already holds these \(carried) files; 0 written, \(carried) carried, nothing published")
+        return BuildReport(sources: sources, output: output, filesWritten: 0, filesUnchanged: 0, filesCarried: carried, timings: timings)
+    }
+
+    private static func save(_ record: Manifest, to file: URL, logger: Logger) {
+        do {
+            try record.save(to: file)
+        } catch {
+            // The site is published; without a manifest the next build renders everything.
+            logger.warning("\(file.path): cannot record what was published (\(FileProblem.describe(error))); the next build renders every page")
+        }
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> String {
+        let elapsed = ContinuousClock.now - start
+        return String(format: "%.3f", Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 }

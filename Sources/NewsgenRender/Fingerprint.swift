@@ -138,3 +138,16 @@ package struct Fingerprint: Hashable, Sendable, Codable, CustomStringConvertible
         }
     }
 }
+
+extension Fingerprint.Hasher {
+    /// A theme: its templates' digest and its assets, each path with its bytes (the digest
+    /// covers only the templates, and an asset is copied into the site as it is).
+    package mutating func add(theme: TemplateSet) {
+        add(theme.digest.hex)
+        add(theme.assets.count)
+        for asset in theme.assets {
+            add(asset.path)
+            add(asset.data)
+        }
+    }
+}

@@ -11,8 +11,8 @@ package import NewsgenRender
 /// edited by hand, another tool writing into the folder) can only make newsgen render more,
 /// never publish a page that is not what rendering would give.
 package struct Manifest: Codable, Sendable, Equatable {
-    /// The format of this file; another number is read as no manifest.
-    package static let formatVersion = 1
+    /// The format of this file; another number is read as no manifest (format 1 had no `input`).
+    package static let formatVersion = 2
 
     package struct Entry: Codable, Sendable, Equatable {
         package var fingerprint: Fingerprint
@@ -26,10 +26,14 @@ package struct Manifest: Codable, Sendable, Equatable {
     /// The folder the files were published to.
     package var output: String
     package var files: [String: Entry]
+    /// The fingerprint of the whole input of the build that published these files
+    /// (`InputFingerprint`); `nil` when unknown, which renders.
+    package var input: Fingerprint?
 
-    package init(output: URL, files: [String: Entry]) {
+    package init(output: URL, files: [String: Entry], input: Fingerprint? = nil) {
         self.output = output.standardizedFileURL.path
         self.files = files
+        self.input = input
     }
 
     /// Where the manifest of a site whose cache is `cache` lives: beside it.
@@ -68,13 +72,21 @@ package struct Manifest: Codable, Sendable, Equatable {
 
     /// The manifest of the site now in `output`: each path's fingerprint with its file's identity.
     /// A path whose file cannot be examined is left out (the next build renders it).
-    package static func recording(_ fingerprints: [String: Fingerprint], output: URL) -> Manifest {
+    package static func recording(_ fingerprints: [String: Fingerprint], output: URL, input: Fingerprint? = nil) -> Manifest {
         var files: [String: Entry] = [:]
         for (path, fingerprint) in fingerprints {
             guard let disk = stat(output.appendingPathComponent(path)) else { continue }
             files[path] = Entry(fingerprint: fingerprint, inode: disk.inode, size: disk.size, modified: disk.modified)
         }
-        return Manifest(output: output, files: files)
+        return Manifest(output: output, files: files, input: input)
+    }
+
+    /// Whether every file this manifest records is still, on disk below `output`, the very file
+    /// it recorded, and the output holds nothing else (`Publisher.holdsExactly`).
+    package func isPublished(by publisher: Publisher) -> Bool {
+        let output = publisher.output
+        for (path, entry) in files where Self.stat(output.appendingPathComponent(path)) != entry.onDisk { return false }
+        return publisher.holdsExactly(Set(files.keys))
     }
 
     /// A regular file's identity on disk.

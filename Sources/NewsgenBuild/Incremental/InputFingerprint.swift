@@ -1,0 +1,131 @@
+import Foundation
+import NewsgenModel
+import NewsgenConfig
+package import NewsgenRender
+
+/// The fingerprint of everything a build's files are made from: newsgen's version, the theme
+/// (templates and assets) and every value of `SiteContent` that can reach a file.
+///
+/// When it equals the one the manifest recorded, and the output still holds exactly the files
+/// the manifest recorded, rendering would give the published site again: the build stops
+/// before rendering. `SiteContent.generated` (the build's time) is left out: no file shows it
+/// (SiteRenderer and SiteModelBuilder never read it), so every cron run would differ for nothing.
+///
+/// Articles (tens of thousands) are fed field by field; the rest (config, source states, saved
+/// entries, NewsAPI's list) through `Mirror`, so a field added to those types is fed without a
+/// change here. `InputFingerprintTests` checks that Article still has the fields fed here.
+package enum InputFingerprint {
+    package static func of(_ content: SiteContent, templates: TemplateSet) -> Fingerprint {
+        var hasher = Fingerprint.Hasher()
+        hasher.add("newsgen-input")
+        hasher.add(NewsgenVersion.string)
+        hasher.add(theme: templates)
+        hasher.add(reflecting: content.config)
+        hasher.add(content.sources.count)
+        for source in content.sources {
+            hasher.add(reflecting: source.config)
+            hasher.add(reflecting: source.status)
+            hasher.add(source.name)
+            hasher.add(source.homepage)
+            hasher.add(reflecting: source.format as Any)
+            hasher.add(articles: source.articles)
+        }
+        for saved in [content.favorites, content.readLater] {
+            hasher.add(saved.count)
+            for entry in saved {
+                hasher.add(reflecting: entry.entry)
+                hasher.add(entry.matched)
+                hasher.add(article: entry.article)
+            }
+        }
+        hasher.add(articles: content.archive)
+        hasher.add(reflecting: content.newsapiSources as Any)
+        hasher.add(content.staticFiles.count)
+        for file in content.staticFiles {
+            hasher.add(file.path)
+            hasher.add(file.data)
+        }
+        return hasher.finish()
+    }
+}
+
+extension Fingerprint.Hasher {
+    mutating func add(articles: [Article]) {
+        add(articles.count)
+        for article in articles { add(article: article) }
+    }
+
+    /// Every field of an article (`InputFingerprintTests` counts them).
+    mutating func add(article: Article) {
+        add(article.id)
+        add(article.sourceID)
+        add(article.title)
+        add(article.summary)
+        add(article.author)
+        add(article.url)
+        add(article.imageURL)
+        add(date: article.published)
+        add(article.categories)
+        add(article.guid)
+        add(article.content)
+        add(article.outlet)
+    }
+
+    mutating func add(date: Date?) {
+        guard let date else { return add(nil as String?) }
+        add(Int(truncatingIfNeeded: date.timeIntervalSince1970.bitPattern))
+    }
+
+    /// Any value, by its type's name and its stored properties, recursively: dictionary keys and
+    /// sets in a sorted order, so the digest does not depend on hashing order.
+    mutating func add(reflecting value: Any) {
+        switch value {
+        case let string as String: add(string)
+        case let number as Int: add(number)
+        case let bool as Bool: add(bool)
+        case let number as Double:
+            add("f")
+            add(Int(truncatingIfNeeded: number.bitPattern))
+        case let date as Date:
+            add("t")
+            add(date: date)
+        case let url as URL:
+            add("u")
+            add(url.absoluteString)
+        case let data as Data: add(data)
+        default:
+            let mirror = Mirror(reflecting: value)
+            add(String(reflecting: type(of: value)))
+            switch mirror.displayStyle {
+            case .optional:
+                if let wrapped = mirror.children.first {
+                    add(true)
+                    add(reflecting: wrapped.value)
+                } else {
+                    add(false)
+                }
+            case .enum:
+                if let payload = mirror.children.first {
+                    add(payload.label ?? "")
+                    add(reflecting: payload.value)
+                } else {
+                    add(String(describing: value))
+                }
+            case .dictionary, .set:
+                // Sorted by each element's own digest: an order that does not depend on the process.
+                let elements = mirror.children.map { child -> Fingerprint in
+                    var element = Fingerprint.Hasher()
+                    element.add(reflecting: child.value)
+                    return element.finish()
+                }
+                add(elements.map(\.hex).sorted())
+            default:
+                add(Int(mirror.children.count))
+                for child in mirror.children {
+                    add(child.label ?? "")
+                    add(reflecting: child.value)
+                }
+            }
+        }
+    }
+}
