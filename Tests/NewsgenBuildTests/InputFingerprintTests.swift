@@ -137,6 +137,9 @@ struct InputFingerprintTests {
         var later = content
         later.generated = Date()
         #expect(InputFingerprint.of(later, templates: templates) == digest)
+        var slash = content
+        slash.config.output = URL(fileURLWithPath: content.config.output.path + "/")
+        #expect(InputFingerprint.of(slash, templates: templates) == digest, "the output folder once it exists (its URL gains a /)")
         var state = content
         state.sources[0].status = .notModified
         #expect(InputFingerprint.of(state, templates: templates) != digest)

@@ -90,8 +90,10 @@ extension Fingerprint.Hasher {
             add("t")
             add(date: date)
         case let url as URL:
+            // A folder's file URL gains a "/" once the folder exists (the output after the first
+            // build): its path, without it, is what names the folder.
             add("u")
-            add(url.absoluteString)
+            add(url.isFileURL ? url.standardizedFileURL.path : url.absoluteString)
         case let data as Data: add(data)
         default:
             let mirror = Mirror(reflecting: value)
