@@ -155,8 +155,17 @@ struct InputFingerprintTests {
         newsapi.newsapiSources = NewsAPISourceList(fetchedAt: Date(timeIntervalSince1970: 0), language: "en", sources: [])
         #expect(InputFingerprint.of(newsapi, templates: templates) != digest)
         var archive = content
-        archive.archive.append(Self.article)
-        #expect(InputFingerprint.of(archive, templates: templates) != digest)
+        var older = Self.article
+        older.id = "https://example.com/older"
+        archive.archive.append(older)
+        #expect(InputFingerprint.of(archive, templates: templates) != digest, "a story only the archive has")
+        var edited = content
+        edited.archive[0].title = "Another title"
+        #expect(InputFingerprint.of(edited, templates: templates) != digest, "an archived copy that differs from the listed one")
+        var repeated = content
+        repeated.archive.append(Self.article)
+        #expect(InputFingerprint.of(repeated, templates: templates) == digest,
+                "an archived story equal to one a source lists shows nothing of its own (pages drop the repeat)")
         #expect(InputFingerprint.of(content, templates: templates) == digest, "the same input, the same digest")
     }
 

@@ -38,7 +38,15 @@ package enum InputFingerprint {
                 hasher.add(article: entry.article)
             }
         }
-        hasher.add(articles: content.archive)
+        // The cache lists stories with the same date and first sighting in no fixed order, and a
+        // story two sources list is stored as whichever source's copy was written last (they are
+        // fetched in parallel). Pages sort the sources' lists followed by the archive, stably, and
+        // drop repeats, so an archived story equal to one a source lists shows nothing of its own:
+        // the archive is fed without those, in an order of its own.
+        let listed = Set(content.sources.flatMap(\.articles))
+        hasher.add(articles: content.archive.filter { !listed.contains($0) }.sorted {
+            ($0.published ?? .distantPast, $0.id, $0.sourceID) > ($1.published ?? .distantPast, $1.id, $1.sourceID)
+        })
         hasher.add(reflecting: content.newsapiSources as Any)
         hasher.add(content.staticFiles.count)
         for file in content.staticFiles {
