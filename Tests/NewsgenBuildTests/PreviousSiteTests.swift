@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import NewsgenModel
+@testable import NewsgenConfig
+@testable import NewsgenRender
+@testable import NewsgenBuild
+import NewsgenTestSupport
+
+/// The site a publish replaced is kept beside the output (.public.previous), and the next build's
+/// staging folder starts as it: only what changed is removed, linked or written, the result is
+/// what a full build gives, and whatever is in the previous site never reaches the served site.
+@Suite("The previous site as the next staging folder")
+struct PreviousSiteTests {
+    typealias Site = IncrementalTests.Site
+    typealias Snapshot = IncrementalTests.Snapshot
+
+    static func inode(_ url: URL) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int)
+    }
+
+    static func edit(_ site: Site, _ title: String) throws {
+        try Site.feed(world: title).write(to: site.folder.appendingPathComponent("world.xml"))
+    }
+
+    @Test("a publish keeps the replaced site as the previous site; the next publish is staged in it and gives what a full build gives")
+    func reused() async throws {
+        let site = try Site()
+        let spare = Publisher(output: site.output).previousSite
+        try await site.build()
+        #expect(!FileManager.default.fileExists(atPath: spare.path), "the first build replaced no site")
+        let first = try Self.inode(site.output)
+        try Self.edit(site, "Harbour cranes return to the old port, at last")
+        try await site.build()
+        #expect(try Self.inode(spare) == first, "the replaced site is kept")
+        var before = try Snapshot(site.output)
+        // Three more edits, each staged in the previous site: every result is a full build's, and the
+        // files no edit touched keep their inode and time.
+        for (round, title) in ["Harbour cranes return", "Harbour cranes return, again", "Harbour cranes leave"].enumerated() {
+            let spareInode = try Self.inode(spare)
+            try Self.edit(site, title)
+            let report = try await site.build()
+            #expect(try Self.inode(site.output) == spareInode, "round \(round): the previous site was staged in and swapped in")
+            let after = try Snapshot(site.output)
+            #expect(try await site.referenceBuild() == after.bytes, "round \(round)")
+            let changed = before.changed(in: after)
+            for path in after.bytes.keys where !changed.contains(path) {
+                #expect(after.files[path] == before.files[path], "round \(round): \(path) kept its inode and time")
+            }
+            #expect(report.filesCarried > 0)
+            before = after
+        }
+        let again = try await site.build()
+        #expect(!again.timings.contains { $0.stage == .render }, "the next build with nothing new stops before rendering")
+        #expect(try Snapshot(site.output) == before)
+    }
+
+    @Test("whatever the previous site holds (files changed, added or removed by hand, a folder for a file, a link) does not reach the site")
+    func tamperedSpare() async throws {
+        let site = try Site()
+        try await site.build()
+        try Self.edit(site, "Harbour cranes return to the old port, at last")
+        try await site.build()
+        let spare = Publisher(output: site.output).previousSite
+        let fileManager = FileManager.default
+        // A carried page rewritten in the previous site (a new file, not the served one).
+        let page = try #require(fileManager.enumerator(atPath: spare.appendingPathComponent("articles").path)?
+            .compactMap { $0 as? String }.first { $0.hasPrefix("comet-seen-at-dawn") && $0.hasSuffix("index.html") })
+        let carried = spare.appendingPathComponent("articles").appendingPathComponent(page)
+        try fileManager.removeItem(at: carried)
+        try Data("<p>tampered</p>".utf8).write(to: carried)
+        // A stray file, an empty folder, a folder where a file belongs, a symbolic link, a removed page.
+        try Data("stray".utf8).write(to: spare.appendingPathComponent("stray.txt"))
+        try fileManager.createDirectory(at: spare.appendingPathComponent("empty/inside"), withIntermediateDirectories: true)
+        try fileManager.removeItem(at: spare.appendingPathComponent("sources/index.html"))
+        try fileManager.createDirectory(at: spare.appendingPathComponent("sources/index.html/oops"), withIntermediateDirectories: true)
+        try fileManager.createSymbolicLink(atPath: spare.appendingPathComponent("feeds/link.rss").path, withDestinationPath: "/etc/hostname")
+        try fileManager.removeItem(at: spare.appendingPathComponent("search/index.html"))
+
+        try Self.edit(site, "Harbour cranes leave")
+        try await site.build()
+        let after = try Snapshot(site.output)
+        #expect(try await site.referenceBuild() == after.bytes)
+        #expect(Publisher(output: site.output).holdsExactly(Set(after.bytes.keys)), "nothing else in the output")
+        let again = try await site.build()
+        #expect(!again.timings.contains { $0.stage == .publish }, "the output is exactly what the manifest recorded")
+    }
+
+}
