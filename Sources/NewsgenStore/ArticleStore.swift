@@ -137,7 +137,8 @@ package actor MemoryStore: ArticleStore {
     public func articles(of sourceID: String) throws(StoreError) -> [Article] { lists[sourceID] ?? [] }
 
     public func archive(of sourceIDs: Set<String>) throws(StoreError) -> [Article] {
-        lists.filter { sourceIDs.contains($0.key) }.values.flatMap { $0 }.sortedNewestFirst().deduplicated()
+        // Sources in the order of their ids, not the dictionary's (which changes from run to run).
+        lists.filter { sourceIDs.contains($0.key) }.sorted { $0.key < $1.key }.flatMap(\.value).sortedNewestFirst().deduplicated()
     }
 
     public func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) throws(StoreError) {

@@ -154,7 +154,10 @@ package final class SQLiteStore: ArticleStore {
         return try await read { db in
             try ArticleRecord
                 .filter(sourceIDs.contains(ArticleRecord.Columns.sourceID))
-                .order(ArticleRecord.Columns.published == nil, ArticleRecord.Columns.published.desc, ArticleRecord.Columns.firstSeen.desc)
+                // The key last: stories with the same times come in the same order every build,
+                // so no page's bytes depend on the order SQLite happened to find them in.
+                .order(ArticleRecord.Columns.published == nil, ArticleRecord.Columns.published.desc, ArticleRecord.Columns.firstSeen.desc,
+                       ArticleRecord.Columns.key)
                 .fetchAll(db)
                 .map { try $0.article() }
         }

@@ -173,4 +173,16 @@ struct SQLiteStoreTests {
         #expect((inserted?["firstSeen"] as Double?) == Self.later.timeIntervalSince1970, "a new article is first and last seen when stored")
         #expect((inserted?["lastSeen"] as Double?) == Self.later.timeIntervalSince1970)
     }
+
+    @Test("stories with the same times come out of the archive in the order of their keys, whatever order they were stored in")
+    func archiveTies() async throws {
+        let keys = ["m:3", "a:1", "z:9", "c:2"]
+        let stories = keys.map { Article(id: $0, sourceID: "world", title: $0, published: Self.published, guid: $0) }
+        let store = try open()
+        // Stored one by one, last key first: the same published time and the same first-seen time.
+        for story in stories.reversed() {
+            try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: [story]), at: Self.first)
+        }
+        #expect(try await store.archive(of: ["world"]).map(\.id) == keys.sorted())
+    }
 }
