@@ -115,9 +115,9 @@ package struct Publisher: Sendable {
 
     /// The site the last swap replaced, kept beside the output (never served) so that the next
     /// build updates it in place into its staging folder instead of creating every folder and
-    /// link anew: on ext4 without a journal, creating inodes within 30 s to 5 min of deleting as
-    /// many scans every recently deleted one, so a build that removed ten thousand folders made
-    /// the next one's ten thousand mkdirs crawl.
+    /// link anew and removing as many: a publish then creates and deletes only what changed.
+    /// (On ext4 without a journal, as on this project's machine, each inode allocated soon after
+    /// a mass delete also checks the recently deleted ones: `recently_deleted()` in profiles.)
     package var previousSite: URL {
         output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).previous", isDirectory: true)
     }

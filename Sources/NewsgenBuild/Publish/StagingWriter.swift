@@ -4,9 +4,8 @@ package import NewsgenRender
 
 /// Writes rendered files into the staging folder on a thread of its own while rendering goes
 /// on on the cores, so that a build's time is its CPU work or its disk work, whichever is
-/// longer, not their sum: creating ten thousand folders and files can take seconds on a file
-/// system that is busy (one mounted with `discard` just after a large tree was deleted, say),
-/// and a core that waits in mkdir(2) renders nothing.
+/// longer, not their sum: creating ten thousand folders and files can take seconds on a busy
+/// file system, and a core that waits in mkdir(2) renders nothing.
 ///
 /// Files queue in memory until the thread has written them; past `queueLimit` bytes, `enqueue`
 /// waits, so a slow disk bounds the memory a build holds rather than letting it grow with the
