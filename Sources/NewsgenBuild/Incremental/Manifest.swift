@@ -64,7 +64,8 @@ package struct Manifest: Codable, Sendable, Equatable {
     /// manifest recorded.
     package func carryIndex(output: URL) -> CarryIndex {
         var fingerprints: [String: Fingerprint] = [:]
-        for (path, entry) in files where Self.stat(output.appendingPathComponent(path)) == entry.onDisk {
+        let root = output.path
+        for (path, entry) in files where Self.stat(root + "/" + path) == entry.onDisk {
             fingerprints[path] = entry.fingerprint
         }
         return CarryIndex(fingerprints: fingerprints)
@@ -75,7 +76,7 @@ package struct Manifest: Codable, Sendable, Equatable {
     package static func recording(_ fingerprints: [String: Fingerprint], output: URL, input: Fingerprint? = nil) -> Manifest {
         var files: [String: Entry] = [:]
         for (path, fingerprint) in fingerprints {
-            guard let disk = stat(output.appendingPathComponent(path)) else { continue }
+            guard let disk = stat(output.path + "/" + path) else { continue }
             files[path] = Entry(fingerprint: fingerprint, inode: disk.inode, size: disk.size, modified: disk.modified)
         }
         return Manifest(output: output, files: files, input: input)
@@ -84,8 +85,9 @@ package struct Manifest: Codable, Sendable, Equatable {
     /// Whether every file this manifest records is still, on disk below `output`, the very file
     /// it recorded, and the output holds nothing else (`Publisher.holdsExactly`).
     package func isPublished(by publisher: Publisher) -> Bool {
-        let output = publisher.output
-        for (path, entry) in files where Self.stat(output.appendingPathComponent(path)) != entry.onDisk { return false }
+        // Paths as strings: URL.appendingPathComponent asks the file system whether each is a folder.
+        let root = publisher.output.path
+        for (path, entry) in files where Self.stat(root + "/" + path) != entry.onDisk { return false }
         return publisher.holdsExactly(Set(files.keys))
     }
 
@@ -97,8 +99,12 @@ package struct Manifest: Codable, Sendable, Equatable {
     }
 
     static func stat(_ file: URL) -> OnDisk? {
+        stat(file.path)
+    }
+
+    static func stat(_ path: String) -> OnDisk? {
         var status = Foundation.stat()
-        guard lstat(file.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
         return OnDisk(inode: UInt64(status.st_ino), size: Int64(status.st_size), modified: modified)
     }
