@@ -95,13 +95,17 @@ struct StageTests {
         }
     }
 
+    /// The content of a site whose one source lists one story.
+    func oneStory(_ config: SiteConfig) throws -> SiteContent {
+        let shown = SourceReport(config: try #require(config.sources.first), status: .fetched, name: "World", articles: [article(1, source: "world")])
+        return SiteContent(config: config, sources: [shown], favorites: [], readLater: [], archive: [], generated: Self.now, newsapiSources: nil)
+    }
+
     @Test("load templates and render: the built-in theme renders the home page and the feeds")
     func loadTemplatesAndRender() async throws {
         let config = try site()
         let templates = try await LoadTemplates(folder: config.templates, builtInIfMissing: true).run(())
-        let shown = SourceReport(config: try #require(config.sources.first), status: .fetched, name: "World", articles: [article(1, source: "world")])
-        let content = SiteContent(config: config, sources: [shown], favorites: [], readLater: [], archive: [],
-                                  generated: Self.now, newsapiSources: nil)
+        let content = try oneStory(config)
         let stage = Render(templates: templates)
         let rendered = try await stage.run(content)
         let site = rendered.site
@@ -115,9 +119,7 @@ struct StageTests {
     func renderStreams() async throws {
         let config = try site()
         let templates = try await LoadTemplates(folder: config.templates, builtInIfMissing: true).run(())
-        let shown = SourceReport(config: try #require(config.sources.first), status: .fetched, name: "World", articles: [article(1, source: "world")])
-        let content = SiteContent(config: config, sources: [shown], favorites: [], readLater: [], archive: [],
-                                  generated: Self.now, newsapiSources: nil)
+        let content = try oneStory(config)
         // The reference: the same site rendered into memory.
         let expected = try await Render(templates: templates).run(content).site.files
 
@@ -157,9 +159,7 @@ struct StageTests {
         #expect(text.contains("href=\"{{root}}archive/\""), "the fixture still links the archive")
         try text.replacingOccurrences(of: "href=\"{{root}}archive/\"", with: "href=\"{{root}}nowhere/\"").write(to: headlines, atomically: true, encoding: .utf8)
         let broken = try await LoadTemplates(folder: theme, builtInIfMissing: false).run(())
-        let shown = SourceReport(config: try #require(config.sources.first), status: .fetched, name: "World", articles: [article(1, source: "world")])
-        let content = SiteContent(config: config, sources: [shown], favorites: [], readLater: [], archive: [],
-                                  generated: Self.now, newsapiSources: nil)
+        let content = try oneStory(config)
         let publisher = Publisher(output: folder.appendingPathComponent("public"))
         let staging = try publisher.makeStaging()
         let writer = StagingWriter(staging: staging, output: publisher.output)
