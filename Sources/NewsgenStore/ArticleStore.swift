@@ -96,6 +96,9 @@ public protocol ArticleStore: Sendable {
     func state(of sourceID: String) async throws(StoreError) -> SourceState?
     /// The articles last fetched for a source, newest first.
     func articles(of sourceID: String) async throws(StoreError) -> [Article]
+    /// The articles last fetched for a source, newest first, each as this source wrote it; `nil`
+    /// when another source wrote one of them last (a story two sources list is stored once).
+    func ownArticles(of sourceID: String) async throws(StoreError) -> [Article]?
     /// Every stored article of these sources, listed now or not (the archive), newest first.
     func archive(of sourceIDs: Set<String>) async throws(StoreError) -> [Article]
     /// A successful fetch: the source's list is replaced by `content.articles`.
@@ -135,6 +138,9 @@ package actor MemoryStore: ArticleStore {
     public func state(of sourceID: String) throws(StoreError) -> SourceState? { states[sourceID] }
 
     public func articles(of sourceID: String) throws(StoreError) -> [Article] { lists[sourceID] ?? [] }
+
+    /// Each source's list is kept as that source wrote it.
+    public func ownArticles(of sourceID: String) throws(StoreError) -> [Article]? { lists[sourceID] ?? [] }
 
     public func archive(of sourceIDs: Set<String>) throws(StoreError) -> [Article] {
         // Sources in the order of their ids, not the dictionary's (which changes from run to run).

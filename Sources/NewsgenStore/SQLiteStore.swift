@@ -149,6 +149,22 @@ package final class SQLiteStore: ArticleStore {
         }
     }
 
+    public func ownArticles(of sourceID: String) async throws(StoreError) -> [Article]? {
+        // One query over the source's list: whose row each story is shows in its sourceID.
+        try await read { db in
+            var articles: [Article] = []
+            let records = try ArticleRecord.fetchCursor(db, sql: """
+                SELECT article.* FROM sourceList JOIN article ON article.key = sourceList.articleKey
+                WHERE sourceList.sourceID = ? ORDER BY sourceList.position
+                """, arguments: [sourceID])
+            while let record = try records.next() {
+                guard record.sourceID == sourceID else { return nil }
+                articles.append(try record.article())
+            }
+            return articles
+        }
+    }
+
     public func archive(of sourceIDs: Set<String>) async throws(StoreError) -> [Article] {
         guard !sourceIDs.isEmpty else { return [] }
         return try await read { db in

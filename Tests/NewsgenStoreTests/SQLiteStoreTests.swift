@@ -185,4 +185,22 @@ struct SQLiteStoreTests {
         }
         #expect(try await store.archive(of: ["world"]).map(\.id) == keys.sorted())
     }
+
+    @Test("a source's own stories are its list as it wrote it, or nil once another source wrote one of them last")
+    func ownArticles() async throws {
+        let store = try open()
+        func story(_ id: String, by source: String) -> Article {
+            Article(id: id, sourceID: source, title: "\(id) as \(source) has it", published: Self.published, guid: id)
+        }
+        try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: [story("b", by: "world"), story("a", by: "world")]), at: Self.first)
+        try await store.recordSuccess(of: "tech", content: SourceContent(format: .rss2, articles: [story("c", by: "tech")]), at: Self.first)
+        #expect(try await store.ownArticles(of: "world")?.map(\.title) == ["b as world has it", "a as world has it"], "in the list's order")
+        #expect(try await store.ownArticles(of: "none") == [], "a source with no list has no stories")
+
+        // "tech" now lists "a" too, and wrote it last: "world" no longer has its own copy of it.
+        try await store.recordSuccess(of: "tech", content: SourceContent(format: .rss2, articles: [story("c", by: "tech"), story("a", by: "tech")]), at: Self.later)
+        #expect(try await store.ownArticles(of: "world") == nil)
+        #expect(try await store.ownArticles(of: "tech")?.map(\.id) == ["c", "a"])
+        #expect(try await store.articles(of: "world").map(\.id) == ["b", "a"], "the list itself is unchanged")
+    }
 }

@@ -142,14 +142,10 @@ struct FetchStage: Sendable {
     }
 
     /// The articles the cache lists for `source`, in its order, each as `source` itself wrote it
-    /// (its row names `source`, read in one query, so another source's fetch running meanwhile
-    /// cannot slip its copy in); `nil` when another source wrote one of them last.
+    /// (read in one query, so another source's fetch running meanwhile cannot slip its copy in);
+    /// `nil` when another source wrote one of them last, or the cache cannot be read.
     private func ownCopies(of source: SourceConfig) async -> [Article]? {
-        guard let listed = await storeCall(source, { try await store.articles(of: source.id) }),
-              let own = await storeCall(source, { try await store.archive(of: [source.id]) }) else { return nil }
-        let byID = Dictionary(own.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let copies = listed.compactMap { byID[$0.id] }
-        return copies.count == listed.count ? copies : nil
+        await storeCall(source) { try await store.ownArticles(of: source.id) } ?? nil
     }
 
     /// Runs a store operation; a failing cache never sinks the build, but it is reported.
