@@ -99,17 +99,21 @@ public struct Build: Sendable {
         let sources = try await clock.run(Fetch(config: config, providers: providers, store: store, now: started,
                                                 offline: options.offline, refresh: options.refresh, logger: logger,
                                                 progress: options.progress))
+        // What the last build published, compared with the output on another core while the
+        // stages below run (after fetching, which can take minutes, so the output is examined
+        // just before it is used).
+        async let published = Self.published(manifest: options.full ? nil : manifest, publisher: publisher)
         let archive = try await clock.run(Store(store: store, sourceIDs: Set(config.sources.map(\.id)), keepDays: config.keepDays,
                                                 now: started, logger: logger))
         let saved = try await clock.run(MergeSavedLists(config: config, store: store, now: started, logger: logger), sources)
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
                                   archive: archive.articles, generated: started, newsapiSources: await available,
                                   staticFiles: staticFiles)
-        // What the published site already holds as this build would make it is carried over.
-        let previous = options.full ? nil : manifest.flatMap { Manifest.load(from: $0, output: config.output) }
         let input = manifest == nil ? nil : Self.inputFingerprint(content, templates: templates, logger: logger)
-        if let previous, let input, Self.isUnchanged(input, published: previous, publisher: publisher) {
-            return Self.nothingPublished(carried: previous.files.count, sources: sources, output: config.output,
+        // What the published site already holds as this build would make it is carried over.
+        let previous = await published
+        if let previous, let input, Self.isUnchanged(input, published: previous) {
+            return Self.nothingPublished(carried: previous.manifest.files.count, sources: sources, output: config.output,
                                          timings: clock.timings, publisher: publisher, logger: logger)
         }
         options.progress?.begin(.rendering, total: 0)
@@ -121,7 +125,7 @@ public struct Build: Sendable {
         let writer = StagingWriter(staging: staging, output: config.output, reused: made.reused)
         let rendered: Render.Output
         do {
-            rendered = try await clock.run(Render(templates: templates, carrying: previous?.carryIndex(output: config.output),
+            rendered = try await clock.run(Render(templates: templates, carrying: previous?.carry,
                                                   writer: writer, baseURL: config.baseURL, progress: options.progress), content)
         } catch {
             _ = try? await writer.finish()
@@ -129,13 +133,13 @@ public struct Build: Sendable {
             throw error
         }
         let site = rendered.site
-        if let previous, Self.isCurrent(site, published: previous, publisher: publisher) {
+        if let previous, Self.isCurrent(site, published: previous) {
             // Nothing to publish: linking, validating and swapping would only make the same site again.
             _ = try? await writer.finish()
             if made.reused { await publisher.keepForNextBuild(staging) } else { publisher.discard(staging) }
             // Other inputs gave the same files: recorded, the next build with these inputs stops before rendering.
-            if let manifest, let input, previous.input != input {
-                var updated = previous
+            if let manifest, let input, previous.manifest.input != input {
+                var updated = previous.manifest
                 updated.input = input
                 Self.save(updated, to: manifest, logger: logger)
             }
@@ -149,7 +153,7 @@ public struct Build: Sendable {
             // Rendered files were checked as they were made. Carried files were checked when they
             // were published: when no file went away, every link of theirs still resolves, so they
             // need no check; otherwise they are read and checked again.
-            let removed = previous.map { !Set($0.files.keys).subtracting(site.paths).isEmpty } ?? true
+            let removed = previous.map { !Set($0.manifest.files.keys).subtracting(site.paths).isEmpty } ?? true
             let carried: Set<String> = removed ? Set(site.carried) : []
             options.progress?.begin(.validating, total: rendered.checked + carried.count)
             _ = try await clock.run(Validate(baseURL: config.baseURL, only: carried, files: site.paths + [Publisher.markerName],
@@ -175,11 +179,14 @@ public struct Build: Sendable {
     /// time), and the manifest is saved only after its site was swapped in, so a build that
     /// crashed before saving it left a manifest whose files differ from the output's: then this
     /// is false, and the build publishes as usual.
-    static func isCurrent(_ site: RenderedSite, published: Manifest, publisher: Publisher) -> Bool {
-        guard site.rendered.isEmpty, site.carried.count == published.files.count else { return false }
-        let carried = Set(site.carried)
-        return carried.count == published.files.count && published.files.keys.allSatisfy(carried.contains)
-            && publisher.holdsExactly(carried)
+    static func isCurrent(_ site: RenderedSite, published: Manifest.Comparison) -> Bool {
+        guard published.isIntact, site.rendered.isEmpty, site.carried.count == published.manifest.files.count else { return false }
+        return published.manifest.files.keys.allSatisfy(Set(site.carried).contains)
+    }
+
+    /// The manifest of the last build, if there is one for this output, compared with the output.
+    private static func published(manifest: URL?, publisher: Publisher) -> Manifest.Comparison? {
+        manifest.flatMap { Manifest.load(from: $0, output: publisher.output) }?.compared(with: publisher)
     }
 
     /// The fingerprint of the build's whole input, and (with --verbose) how long it took.
@@ -193,8 +200,8 @@ public struct Build: Sendable {
     /// Whether the published site was made from this very input and is still, file for file,
     /// what the manifest recorded (nothing edited, removed or added by hand; a build that
     /// crashed between the swap and saving the manifest left a manifest that does not match).
-    static func isUnchanged(_ input: Fingerprint, published: Manifest, publisher: Publisher) -> Bool {
-        published.input == input && published.isPublished(by: publisher)
+    static func isUnchanged(_ input: Fingerprint, published: Manifest.Comparison) -> Bool {
+        published.manifest.input == input && published.isIntact
     }
 
     /// The report of a build that found the output already holds the site it would publish.

@@ -60,15 +60,27 @@ package struct Manifest: Codable, Sendable, Equatable {
         try encoder.encode(self).write(to: file, options: .atomic)
     }
 
-    /// The fingerprints of the files that are, on disk below `output`, still the files this
-    /// manifest recorded.
-    package func carryIndex(output: URL) -> CarryIndex {
+    /// The published site as this manifest recorded it, compared with what the output holds now.
+    package struct Comparison: Sendable {
+        package var manifest: Manifest
+        /// The fingerprints of the recorded files that are still, on disk, the very files recorded.
+        package var carry: CarryIndex
+        /// Whether every recorded file is still the file recorded and the output holds nothing
+        /// else (`Publisher.holdsExactly`): the output is, file for file, what was published.
+        package var isIntact: Bool
+    }
+
+    /// Compares what was published with the output folder, stat-ing each recorded file once.
+    package func compared(with publisher: Publisher) -> Comparison {
         var fingerprints: [String: Fingerprint] = [:]
-        let root = output.path
+        fingerprints.reserveCapacity(files.count)
+        // Paths as strings: URL.appendingPathComponent asks the file system whether each is a folder.
+        let root = publisher.output.path
         for (path, entry) in files where Self.stat(root + "/" + path) == entry.onDisk {
             fingerprints[path] = entry.fingerprint
         }
-        return CarryIndex(fingerprints: fingerprints)
+        let intact = fingerprints.count == files.count && publisher.holdsExactly(Set(files.keys))
+        return Comparison(manifest: self, carry: CarryIndex(fingerprints: fingerprints), isIntact: intact)
     }
 
     /// The manifest of the site now in `output`: each path's fingerprint with its file's identity.
@@ -80,15 +92,6 @@ package struct Manifest: Codable, Sendable, Equatable {
             files[path] = Entry(fingerprint: fingerprint, inode: disk.inode, size: disk.size, modified: disk.modified)
         }
         return Manifest(output: output, files: files, input: input)
-    }
-
-    /// Whether every file this manifest records is still, on disk below `output`, the very file
-    /// it recorded, and the output holds nothing else (`Publisher.holdsExactly`).
-    package func isPublished(by publisher: Publisher) -> Bool {
-        // Paths as strings: URL.appendingPathComponent asks the file system whether each is a folder.
-        let root = publisher.output.path
-        for (path, entry) in files where Self.stat(root + "/" + path) != entry.onDisk { return false }
-        return publisher.holdsExactly(Set(files.keys))
     }
 
     /// A regular file's identity on disk.
