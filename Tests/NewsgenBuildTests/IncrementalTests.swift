@@ -21,7 +21,7 @@ struct IncrementalTests {
         var folder: URL
         var config: SiteConfig
         var store = MemoryStore()
-        var manifest: URL { folder.appendingPathComponent("cache/site.manifest.json") }
+        var manifest: URL { folder.appendingPathComponent("cache/site.manifest") }
         var output: URL { config.output }
 
         init(templates: URL? = nil) throws {
@@ -259,6 +259,68 @@ struct IncrementalTests {
         let report = try await site.build()
         #expect(report.timings.contains { $0.stage == .publish })
         #expect(try Snapshot(site.output).bytes == before.bytes)
+    }
+
+    @Test("a folder, a link or a file added anywhere in the output by hand makes the build publish, which removes it")
+    func strayEntries() async throws {
+        let site = try Site()
+        try await site.build()
+        let before = try Snapshot(site.output)
+        let strays: [(String, (URL) throws -> Void)] = [
+            ("an empty folder in a story's folder", { try FileManager.default.createDirectory(at: $0.appendingPathComponent("sources/stray"), withIntermediateDirectories: false) }),
+            ("a link in the output folder", { try FileManager.default.createSymbolicLink(atPath: $0.appendingPathComponent("stray").path, withDestinationPath: "index.html") }),
+            ("a file in a folder of a folder", { try Data("stray".utf8).write(to: $0.appendingPathComponent("feeds/sources/stray.xml")) }),
+        ]
+        for (stray, add) in strays {
+            try add(site.output)
+            let report = try await site.build()
+            #expect(report.timings.contains { $0.stage == .publish }, "\(stray)")
+            #expect(try Snapshot(site.output).bytes == before.bytes, "\(stray)")
+            #expect(!FileManager.default.fileExists(atPath: site.output.appendingPathComponent("stray").path), "\(stray)")
+            let again = try await site.build()
+            #expect(!again.timings.contains { $0.stage == .publish }, "the output is the site again: \(stray)")
+        }
+    }
+
+    @Test("the manifest reads back what it wrote, paths with spaces, backslashes and line breaks included; any line that does not read makes no manifest")
+    func manifestText() throws {
+        let digest = Fingerprint.of(Data("page".utf8))
+        let files = [
+            "index.html": Manifest.Entry(fingerprint: digest, inode: 12, size: 3400, modified: 1_795_000_000_123_456_789),
+            "static/a name\\with\\nback\\slashes\n.txt": Manifest.Entry(fingerprint: digest, inode: 13, size: 0, modified: -5),
+            "static/two\nlines": Manifest.Entry(fingerprint: digest, inode: UInt64.max, size: 1, modified: 0),
+        ]
+        let folders = ["": Manifest.Folder(inode: 2, modified: 7), "static": Manifest.Folder(inode: 3, modified: 8)]
+        let output = URL(fileURLWithPath: "/srv/my site\\n/public")
+        for input in [nil, Fingerprint.of(Data("input".utf8))] {
+            let manifest = Manifest(output: output, files: files, folders: folders, input: input)
+            #expect(Manifest(text: Data(manifest.text.utf8)) == manifest)
+            #expect(manifest.text.split(separator: "\n").count == 3 + folders.count + files.count, "one line a record")
+        }
+        let good = Manifest(output: output, files: files, folders: folders).text
+        for broken in [
+            good.replacingOccurrences(of: "newsgen manifest 3", with: "newsgen manifest 2"),
+            good.replacingOccurrences(of: "file \(digest.hex) 12 ", with: "file \(digest.hex) twelve "),
+            good.replacingOccurrences(of: "file \(digest.hex)", with: "file \(digest.hex.dropLast())"),
+            good.replacingOccurrences(of: "folder 3 8 static", with: "folder 3 static"),
+            good + "extra line\n",
+            String(good.dropLast()),
+            good.replacingOccurrences(of: #"a name\\with"#, with: #"a name\qwith"#),
+            "{\"format\": 2}",
+        ] {
+            #expect(Manifest(text: Data(broken.utf8)) == nil, "\(broken.prefix(200))")
+        }
+    }
+
+    @Test("the JSON manifest of an earlier newsgen is not read, and is removed when the new one is saved")
+    func earlierManifest() async throws {
+        let site = try Site()
+        let earlier = site.manifest.appendingPathExtension("json")
+        try FileManager.default.createDirectory(at: earlier.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(#"{"format": 2, "output": "x", "files": {}}"#.utf8).write(to: earlier)
+        try await site.build()
+        #expect(!FileManager.default.fileExists(atPath: earlier.path))
+        #expect(Manifest.load(from: site.manifest, output: site.output) != nil)
     }
 
     @Test("a file deleted from the output by hand makes the build render and publish it again")

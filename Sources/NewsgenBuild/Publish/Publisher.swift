@@ -411,11 +411,16 @@ package struct Publisher: Sendable {
         removeLeftovers(in: output.deletingLastPathComponent())
     }
 
+    /// Whether the output's marker file is the one newsgen writes.
+    package func holdsMarker() -> Bool {
+        FileManager.default.contents(atPath: output.appendingPathComponent(Self.markerName).path) == Self.marker.data
+    }
+
     /// Whether the output holds exactly `paths` and the marker as regular files (and the folders
     /// they need), with nothing else: no other file, folder or link. The files' contents are the
     /// caller's to check (the manifest's inode, size and time); the marker's bytes are checked here.
     package func holdsExactly(_ paths: Set<String>) -> Bool {
-        guard FileManager.default.contents(atPath: output.appendingPathComponent(Self.markerName).path) == Self.marker.data else { return false }
+        guard holdsMarker() else { return false }
         var folders: Set<String> = [""]
         for path in paths {
             var folder = (path as NSString).deletingLastPathComponent
