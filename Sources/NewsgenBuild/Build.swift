@@ -147,7 +147,8 @@ public struct Build: Sendable {
                                          timings: clock.timings, publisher: publisher, logger: logger)
         }
         options.progress?.begin(.writing, total: site.paths.count)
-        let staged = try await clock.run(Write(publisher: publisher, writer: writer), site)
+        let inodes = previous?.manifest.files.mapValues(\.inode) ?? [:]
+        let staged = try await clock.run(Write(publisher: publisher, writer: writer, publishedInodes: inodes), site)
         let setAside: URL?
         do {
             // Rendered files were checked as they were made. Carried files were checked when they

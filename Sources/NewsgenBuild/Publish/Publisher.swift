@@ -197,10 +197,11 @@ package struct Publisher: Sendable {
 
     /// Creates the folders that `paths` (relative to `staging`) need, each once, parents before
     /// children, with mkdir(2) on every core, one depth at a time: an article's page is in a
-    /// folder of its own, and FileManager took seconds for ten thousand of them.
-    package func createFolders(for paths: [String], in staging: URL) async throws(PublishError) {
+    /// folder of its own, and FileManager took seconds for ten thousand of them. Folders in
+    /// `existing` (and so their parents) are known to be there already.
+    package func createFolders(for paths: [String], in staging: URL, existing: Set<String> = []) async throws(PublishError) {
         var levels: [[String]] = []
-        var seen = Set<String>()
+        var seen = existing
         for path in paths {
             var folder = (path as NSString).deletingLastPathComponent
             while !folder.isEmpty, seen.insert(folder).inserted {
@@ -261,11 +262,19 @@ package struct Publisher: Sendable {
         return link(published, target) == 0 ? nil : systemReason
     }
 
+    /// What a reused staging folder kept when it was pruned: each kept file's inode (as its
+    /// folder lists it), and the kept folders.
+    package struct Kept: Sendable {
+        package var files: [String: UInt64] = [:]
+        package var folders: Set<String> = []
+    }
+
     /// Removes from a reused staging folder every entry the new site does not have: files not
     /// in `files`, folders that hold none of them, and anything that is neither a regular file
     /// nor a folder. Runs before anything is written there, so no file stands where a folder is
-    /// needed (or the other way round).
-    static func prune(_ root: String, keeping files: Set<String>) {
+    /// needed (or the other way round). Returns what was kept.
+    @discardableResult
+    static func prune(_ root: String, keeping files: Set<String>) -> Kept {
         var folders: Set<String> = []
         for path in files {
             var end = path.utf8.lastIndex(of: UInt8(ascii: "/"))
@@ -275,20 +284,24 @@ package struct Publisher: Sendable {
                 end = folder.utf8.lastIndex(of: UInt8(ascii: "/"))
             }
         }
+        var kept = Kept()
         var pending = [""]
         while let folder = pending.popLast() {
             let full = folder.isEmpty ? root : root + "/" + folder
             guard let entries = entries(of: full) else { continue }
-            for (name, kind) in entries {
+            for (name, kind, inode) in entries {
                 let path = folder.isEmpty ? name : folder + "/" + name
                 switch kind {
-                case .folder where folders.contains(path): pending.append(path)
-                case .file where files.contains(path): continue
+                case .folder where folders.contains(path):
+                    pending.append(path)
+                    kept.folders.insert(path)
+                case .file where files.contains(path): kept.files[path] = inode
                 case .folder: try? FileManager.default.removeItem(atPath: root + "/" + path)
                 case .file, .other: _ = unlink(root + "/" + path)
                 }
             }
         }
+        return kept
     }
 
     /// The bytes of the regular file at `path` when it holds exactly `size` bytes; `nil` when it
@@ -434,7 +447,7 @@ package struct Publisher: Sendable {
         while let folder = pending.popLast() {
             seenFolders += 1
             guard let entries = Self.entries(of: folder.isEmpty ? output.path : output.path + "/" + folder) else { return false }
-            for (name, kind) in entries {
+            for (name, kind, _) in entries {
                 let path = folder.isEmpty ? name : folder + "/" + name
                 switch kind {
                 case .folder:
@@ -453,12 +466,13 @@ package struct Publisher: Sendable {
 
     private enum EntryKind { case file, folder, other }
 
-    /// The names in a folder with their kinds (lstat(2) where readdir(3) does not say), without
+    /// The names in a folder with their kinds (lstat(2) where readdir(3) does not say) and
+    /// inodes (readdir's, the file's own on a file system that is not a mount point), without
     /// "." and ".."; `nil` when the folder cannot be read.
-    private static func entries(of folder: String) -> [(String, EntryKind)]? {
+    private static func entries(of folder: String) -> [(name: String, kind: EntryKind, inode: UInt64)]? {
         guard let directory = opendir(folder) else { return nil }
         defer { closedir(directory) }
-        var entries: [(String, EntryKind)] = []
+        var entries: [(name: String, kind: EntryKind, inode: UInt64)] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
@@ -478,7 +492,7 @@ package struct Publisher: Sendable {
                 }
             default: kind = .other
             }
-            entries.append((name, kind))
+            entries.append((name, kind, UInt64(entry.pointee.d_ino)))
         }
         return entries
     }
@@ -494,7 +508,7 @@ package struct Publisher: Sendable {
             let below = await Parallel.map(level) { path -> [String] in
                 guard let entries = Self.entries(of: path) else { return [] }
                 var folders: [String] = []
-                for (name, kind) in entries {
+                for (name, kind, _) in entries {
                     let child = path + "/" + name
                     if kind == .folder { folders.append(child) } else { _ = unlink(child) }
                 }

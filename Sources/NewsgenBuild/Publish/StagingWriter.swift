@@ -42,6 +42,8 @@ package final class StagingWriter: @unchecked Sendable {
     private var summary = Publisher.WriteSummary()
     /// The new site's paths, until a reused folder is pruned to them.
     private var pruning: Set<String>?
+    /// What the reused folder kept of the previous site.
+    private var kept = Publisher.Kept()
 
     // Touched by the writing thread only.
     private var folders: Set<String> = [""]
@@ -68,6 +70,13 @@ package final class StagingWriter: @unchecked Sendable {
         pruning = Set(paths)
         condition.signal()
         condition.unlock()
+    }
+
+    /// What a reused staging folder kept of the previous site when it was pruned (nothing for a
+    /// new folder): known once `finish` returned. A kept file that already is the published
+    /// file (the same inode) need not be linked again.
+    package var keptFromPrevious: Publisher.Kept {
+        condition.withLock { kept }
     }
 
     /// Queues `file` to be written, waiting first while the queue holds `queueLimit` bytes.
@@ -124,7 +133,8 @@ package final class StagingWriter: @unchecked Sendable {
             let file: OutputFile
             switch work {
             case .prune(let paths):
-                Publisher.prune(stagingPath, keeping: paths)
+                let kept = Publisher.prune(stagingPath, keeping: paths)
+                condition.withLock { self.kept = kept }
                 continue
             case .write(let next):
                 file = next

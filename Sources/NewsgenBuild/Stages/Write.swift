@@ -13,10 +13,14 @@ package struct Write: BuildStep {
     /// The writer stage 5 handed its files to; `nil` makes a staging folder here and writes the
     /// rendered site's `files`.
     package var writer: StagingWriter?
+    /// The inode of each published file, as the manifest recorded it and the build found it:
+    /// a carried file that a reused staging folder already holds as that inode is left as it is.
+    package var publishedInodes: [String: UInt64]
 
-    package init(publisher: Publisher, writer: StagingWriter? = nil) {
+    package init(publisher: Publisher, writer: StagingWriter? = nil, publishedInodes: [String: UInt64] = [:]) {
         self.publisher = publisher
         self.writer = writer
+        self.publishedInodes = publishedInodes
     }
 
     /// The staging folder, and how many files were written or carried over unchanged.
@@ -45,7 +49,10 @@ package struct Write: BuildStep {
             let written = try await publisher.write(site.files, to: staging)  // and the marker
             summary.written += written.written
             summary.unchanged += written.unchanged
-            try await carry(site.carried, to: staging)
+            let kept = writer?.keptFromPrevious ?? Publisher.Kept()
+            // Most carried files of a reused folder are already links to the published ones.
+            let linked = site.carried.filter { path in kept.files[path].map { $0 != publishedInodes[path] } ?? true }
+            try await carry(linked, to: staging, existing: kept.folders)
             return Staged(folder: staging, summary: summary, carried: site.carried.count)
         } catch {
             publisher.discard(staging)
@@ -55,8 +62,8 @@ package struct Write: BuildStep {
 
     /// Hard-links each carried file from the published site into the staging folder: the same
     /// inode, so its bytes and modification time stay as they are.
-    private func carry(_ paths: [String], to staging: URL) async throws(PublishError) {
-        try await publisher.createFolders(for: paths, in: staging)
+    private func carry(_ paths: [String], to staging: URL, existing folders: Set<String>) async throws(PublishError) {
+        try await publisher.createFolders(for: paths, in: staging, existing: folders)
         let (output, stagingPath) = (publisher.output.path, staging.path)
         let failures = await Parallel.map(paths) { path -> PublishError? in
             let target = stagingPath + "/" + path
