@@ -1,4 +1,5 @@
 package import Foundation
+package import NewsgenModel
 import Crypto
 
 /// A SHA-256 digest that names what a file of the site was made from, or its bytes.
@@ -140,6 +141,32 @@ package struct Fingerprint: Hashable, Sendable, Codable, CustomStringConvertible
 }
 
 extension Fingerprint.Hasher {
+    package mutating func add(articles: [Article]) {
+        add(articles.count)
+        for article in articles { add(article: article) }
+    }
+
+    /// Every field of an article (`InputFingerprintTests` counts them).
+    package mutating func add(article: Article) {
+        add(article.id)
+        add(article.sourceID)
+        add(article.title)
+        add(article.summary)
+        add(article.author)
+        add(article.url)
+        add(article.imageURL)
+        add(date: article.published)
+        add(article.categories)
+        add(article.guid)
+        add(article.content)
+        add(article.outlet)
+    }
+
+    package mutating func add(date: Date?) {
+        guard let date else { return add(nil as String?) }
+        add(Int(truncatingIfNeeded: date.timeIntervalSince1970.bitPattern))
+    }
+
     /// A theme: its templates' digest and its assets, each path with its bytes (the digest
     /// covers only the templates, and an asset is copied into the site as it is).
     package mutating func add(theme: TemplateSet) {

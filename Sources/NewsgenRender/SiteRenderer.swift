@@ -161,9 +161,9 @@ package struct SiteRenderer {
             }
         }
 
-        /// A page whose fingerprint is read from its inputs (`PageFingerprints`): its values are
-        /// built only when it is rendered.
-        init(page path: String, carrying published: Fingerprint?, fingerprint: @escaping @Sendable () -> Fingerprint,
+        /// A page or feed whose fingerprint is read from its inputs (`PageFingerprints`, the
+        /// feed's list): it is built only when it is rendered.
+        init(_ path: String, carrying published: Fingerprint?, fingerprint: @escaping @Sendable () -> Fingerprint,
              render: @escaping @Sendable () throws(TemplateError) -> String) {
             self.path = path
             make = { () throws(TemplateError) in
@@ -173,7 +173,7 @@ package struct SiteRenderer {
             }
         }
 
-        /// A feed, the OPML, the sitemap, the search index, an asset: cheap to make, so its
+        /// The OPML, the sitemap, the search index, an asset: cheap to make, so its
         /// fingerprint is that of its bytes, and only writing and validating are saved.
         init(file path: String, carrying published: Fingerprint?, _ bytes: @escaping @Sendable () -> Data) {
             self.path = path
@@ -274,7 +274,7 @@ package struct SiteRenderer {
             assert(Self.pageModels["article"] == Page<ArticleContent>.self, "SiteRenderer.pageModels has no Page<ArticleContent> for article")
             let file = SitePaths.file(forPage: path)
             let root = SitePaths.root(fromPage: path)
-            jobs.append(Job(page: file, carrying: known[file], fingerprint: {
+            jobs.append(Job(file, carrying: known[file], fingerprint: {
                 var hasher = articleBase
                 model.feedArticlePage(article, path: path, into: &hasher)
                 return hasher.finish()
@@ -284,11 +284,25 @@ package struct SiteRenderer {
             pages.append(path)
         }
 
+        // A feed is written from its list and the site's context alone, so what it is written
+        // from is its fingerprint: a feed whose list did not change is not written again. Its
+        // three files share the list's digest, made once by whichever needs it first.
         let context = feedContext
+        var feedBase = base
+        feedBase.add("feed")
+        feedBase.add(context.baseURL.absoluteString)
+        feedBase.add(context.language)
+        feedBase.add(context.siteTitle)
         for list in model.feedLists() {
-            file(list.feedPath + ".rss") { RSSWriter.write(list, context: context) }
-            file(list.feedPath + ".atom") { AtomWriter.write(list, context: context) }
-            file(list.feedPath + ".json") { JSONFeedWriter.write(list, context: context) }
+            let digest = ListDigest(list, base: feedBase)
+            let writers: [(String, @Sendable (FeedList, FeedContext) -> String)] = [
+                (".rss", RSSWriter.write), (".atom", AtomWriter.write), (".json", JSONFeedWriter.write),
+            ]
+            for (suffix, write) in writers {
+                let path = list.feedPath + suffix
+                jobs.append(Job(path, carrying: known[path], fingerprint: { digest.fingerprint(for: suffix) },
+                                render: { write(list, context) }))
+            }
         }
         file(SitePaths.opml) { OPMLWriter.write(model.opmlOutlines(), context: context) }
         for sitemap in SitemapWriter.files(pages: pages, limit: sitemapLimit) {
@@ -303,6 +317,47 @@ package struct SiteRenderer {
             jobs.append(Job(file: file.path, carrying: known[file.path]) { file.data })
         }
         return Plan(jobs: jobs)
+    }
+
+    /// The digest of a feed's list (every field of every entry), made once for its three files.
+    private final class ListDigest: @unchecked Sendable {
+        private let lock = NSLock()
+        private var hasher: Fingerprint.Hasher?
+        private var list: FeedList?
+        private let base: Fingerprint.Hasher
+
+        init(_ list: FeedList, base: Fingerprint.Hasher) {
+            self.list = list
+            self.base = base
+        }
+
+        /// The fingerprint of the list written as the file with `suffix`.
+        func fingerprint(for suffix: String) -> Fingerprint {
+            var hasher = lock.withLock {
+                if let hasher = self.hasher { return hasher }
+                var hasher = base
+                if let list { Self.add(list, to: &hasher) }
+                self.hasher = hasher
+                list = nil
+                return hasher
+            }
+            hasher.add(suffix)
+            return hasher.finish()
+        }
+
+        private static func add(_ list: FeedList, to hasher: inout Fingerprint.Hasher) {
+            hasher.add(list.title)
+            hasher.add(list.description)
+            hasher.add(list.pagePath)
+            hasher.add(list.feedPath)
+            hasher.add(date: list.updated)
+            hasher.add(list.entries.count)
+            for entry in list.entries {
+                hasher.add(article: entry.article)
+                hasher.add(entry.sourceName)
+                hasher.add(entry.fallbackLink)
+            }
+        }
     }
 
     /// A static file may not stand where newsgen writes a file, nor where it needs a folder (or

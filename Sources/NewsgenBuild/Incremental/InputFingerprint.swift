@@ -58,32 +58,6 @@ package enum InputFingerprint {
 }
 
 extension Fingerprint.Hasher {
-    mutating func add(articles: [Article]) {
-        add(articles.count)
-        for article in articles { add(article: article) }
-    }
-
-    /// Every field of an article (`InputFingerprintTests` counts them).
-    mutating func add(article: Article) {
-        add(article.id)
-        add(article.sourceID)
-        add(article.title)
-        add(article.summary)
-        add(article.author)
-        add(article.url)
-        add(article.imageURL)
-        add(date: article.published)
-        add(article.categories)
-        add(article.guid)
-        add(article.content)
-        add(article.outlet)
-    }
-
-    mutating func add(date: Date?) {
-        guard let date else { return add(nil as String?) }
-        add(Int(truncatingIfNeeded: date.timeIntervalSince1970.bitPattern))
-    }
-
     /// Any value, by its type's name and its stored properties, recursively: dictionary keys and
     /// sets in a sorted order, so the digest does not depend on hashing order.
     mutating func add(reflecting value: Any) {

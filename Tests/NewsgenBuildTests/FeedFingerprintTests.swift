@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import NewsgenModel
+@testable import NewsgenConfig
+@testable import NewsgenRender
+import NewsgenTestSupport
+
+/// A feed is fingerprinted from the list it is written from and the site's context, not from
+/// its bytes, so an unchanged feed is not written at all. Whatever a feed shows must change its
+/// fingerprint; an incremental build then writes exactly the feeds whose bytes changed.
+@Suite("Feed fingerprints")
+struct FeedFingerprintTests {
+    typealias Inputs = PageFingerprintTests.Inputs
+
+    /// Every feed of the site with its bytes and fingerprint, rendered with nothing carried.
+    static func feeds(_ inputs: Inputs, carrying: [String: Fingerprint]? = nil) async throws -> RenderedSite {
+        let templates = try await TemplateSet.load(folder: TestSupport.repository.appendingPathComponent("Templates"), builtInIfMissing: false)
+        return try await SiteRenderer(templates: templates, content: inputs.content).render(carrying: carrying.map { CarryIndex(fingerprints: $0) })
+    }
+
+    static func isFeed(_ path: String) -> Bool {
+        path.hasPrefix("feeds/") || [".rss", ".atom", ".json"].contains { path.hasSuffix($0) } && path != SitePaths.searchIndex
+    }
+
+    @Test("each value a feed shows changes the fingerprints of the feeds that show it, and only their files are written again", arguments: [
+        "title", "summary", "author", "no author", "url", "no url", "image", "published", "no date", "content", "categories",
+        "outlet", "source name", "favorite", "site title", "site description", "site language", "base URL", "another story",
+    ])
+    func shown(_ change: String) async throws {
+        let before = try Inputs()
+        var after = before
+        switch change {
+        case "title": after.article.title = "Harbour reopens to ships"
+        case "summary": after.article.summary = "The port is open again, at last."
+        case "author": after.article.author = "B. Writer"
+        case "no author": after.article.author = nil
+        case "url": after.article.url = "https://example.com/world/1-corrected"
+        case "no url": after.article.url = nil
+        case "image": after.article.imageURL = "https://example.com/images/2.jpg"
+        case "published": after.article.published = PageFingerprintTests.now.addingTimeInterval(60)
+        case "no date": after.article.published = nil
+        case "content": after.article.content = "<p>The full story, corrected.</p>"
+        case "categories": after.article.categories = ["Ports"]
+        case "outlet": after.article.outlet = "Harbour Gazette"
+        case "source name": after.sourceName = "World News Desk"
+        case "favorite": after.favorite = true
+        case "site title": after.config.title = "Fingerprints Daily"
+        case "site description": after.config.description = "Every story, every day"
+        case "site language": after.config.language = "en-GB"
+        case "base URL": after.config.baseURL = try #require(URL(string: "https://news.example.com/"))
+        case "another story": after.other.title = "Comet seen at dusk"
+        default: Issue.record("no such change: \(change)")
+        }
+        let old = try await Self.feeds(before)
+        let new = try await Self.feeds(after)
+        let oldBytes = Dictionary(uniqueKeysWithValues: old.files.filter { Self.isFeed($0.path) }.map { ($0.path, $0.data) })
+        let newBytes = Dictionary(uniqueKeysWithValues: new.files.filter { Self.isFeed($0.path) }.map { ($0.path, $0.data) })
+        let changed = Set(newBytes.keys.filter { newBytes[$0] != oldBytes[$0] })
+        #expect(!changed.isEmpty, "the change is shown in a feed, so the test means something")
+        for path in changed {
+            #expect(new.fingerprints[path] != old.fingerprints[path], "\(path) shows \(change) differently")
+        }
+        let incremental = try await Self.feeds(after, carrying: old.fingerprints)
+        let rendered = Set(incremental.files.map(\.path).filter(Self.isFeed))
+        #expect(changed.isSubset(of: rendered), "every feed that shows \(change) differently is written again")
+        for file in incremental.files where Self.isFeed(file.path) {
+            #expect(file.data == newBytes[file.path])
+        }
+        if change == "another story" {
+            #expect(!rendered.contains(SitePaths.sourceFeed("world") + ".rss"), "a feed that does not show the story is carried")
+        }
+    }
+
+    @Test("the feed's list and its entries have the fields the fingerprint feeds (a new one must be fed too)")
+    func fields() throws {
+        let entry = FeedList.Entry(article: Article(id: "a", sourceID: "s", title: "t"), sourceName: nil, fallbackLink: "")
+        #expect(Mirror(reflecting: entry).children.count == 3)
+        let list = FeedList(title: "", description: "", pagePath: "", feedPath: "", entries: [entry], updated: nil)
+        #expect(Mirror(reflecting: list).children.count == 6)
+        #expect(Mirror(reflecting: FeedContext(baseURL: URL(fileURLWithPath: "/"), language: "en", siteTitle: "")).children.count == 3)
+    }
+}
