@@ -68,10 +68,17 @@ extension Array where Element == Article {
 
     /// Drops later articles whose normalized URL, or else whose guid, was already seen.
     package func deduplicated() -> [Article] {
+        var normalized = URLNormalizer.Memo()
+        return deduplicated(normalizing: &normalized)
+    }
+
+    /// The same, normalizing each URL through `normalized`, which remembers the URLs it has
+    /// seen: a site deduplicates the same stories more than once (the headlines, then the archive).
+    package func deduplicated(normalizing normalized: inout URLNormalizer.Memo) -> [Article] {
         var seenURLs = Set<String>()
         var seenGUIDs = Set<String>()
         return filter { article in
-            if let url = article.url.flatMap(URLNormalizer.normalize) {
+            if let url = article.url.flatMap({ normalized.normalize($0) }) {
                 if !seenURLs.insert(url).inserted { return false }
             }
             if let guid = article.guid, !guid.isEmpty {

@@ -49,7 +49,8 @@ final class SiteModelBuilder: Sendable {
         self.content = content
         staticPaths = Set(content.staticFiles.map(\.path))
         sourcesByID = Dictionary(content.sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        headlines = content.sources.flatMap(\.articles).sortedNewestFirst().deduplicated()
+        var normalized = URLNormalizer.Memo()
+        headlines = content.sources.flatMap(\.articles).sortedNewestFirst().deduplicated(normalizing: &normalized)
         var saved: [SavedListKind: Set<String>] = [:]
         for kind in SavedListKind.allCases {
             saved[kind] = Set(content.saved(kind).filter(\.matched).map(\.article.id))
@@ -67,7 +68,7 @@ final class SiteModelBuilder: Sendable {
         for article in headlines {
             grouped[categoryOfSource[article.sourceID] ?? Self.categoryName(nil), default: []].append(article)
         }
-        archive = (headlines + content.archive).sortedNewestFirst().deduplicated()
+        archive = (headlines + content.archive).sortedNewestFirst().deduplicated(normalizing: &normalized)
         (archiveDays, undatedArchive) = ArchiveDay.group(archive)
         let savedWithSources = (content.favorites + content.readLater).filter { $0.matched && !$0.article.sourceID.isEmpty }.map(\.article)
         var seenIDs = Set<String>()
