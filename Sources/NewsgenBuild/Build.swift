@@ -107,7 +107,7 @@ public struct Build: Sendable {
                                                 now: started, logger: logger))
         let saved = try await clock.run(MergeSavedLists(config: config, store: store, now: started, logger: logger), sources)
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
-                                  archive: archive.articles, generated: started, newsapiSources: await available,
+                                  archive: Self.sharingText(of: archive.articles, with: sources), generated: started, newsapiSources: await available,
                                   staticFiles: staticFiles)
         let input = manifest == nil ? nil : Self.inputFingerprint(content, templates: templates, logger: logger)
         // What the published site already holds as this build would make it is carried over.
@@ -188,6 +188,21 @@ public struct Build: Sendable {
     /// The manifest of the last build, if there is one for this output, compared with the output.
     private static func published(manifest: URL?, publisher: Publisher) -> Manifest.Comparison? {
         manifest.flatMap { Manifest.load(from: $0, output: publisher.output) }?.compared(with: publisher)
+    }
+
+    /// The archive with each story that a source lists now, as that source lists it (equal in
+    /// every field), replaced by the source's copy: the two then share their text in memory
+    /// instead of holding it twice. At 100,000 stories, every one of them listed, the archive's
+    /// own copies were 86 MB of the build's peak.
+    static func sharingText(of archive: [Article], with sources: [SourceReport]) -> [Article] {
+        var listed: [String: Article] = [:]
+        for source in sources {
+            for article in source.articles where listed[article.id] == nil { listed[article.id] = article }
+        }
+        return archive.map { article in
+            guard let copy = listed[article.id], copy == article else { return article }
+            return copy
+        }
     }
 
     /// The fingerprint of the build's whole input, and (with --verbose) how long it took.
