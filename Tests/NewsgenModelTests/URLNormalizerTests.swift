@@ -38,6 +38,43 @@ struct URLNormalizerTests {
         #expect(URLNormalizer.absoluteHTTP("/a", base: nil) == nil)
         #expect(URLNormalizer.absoluteHTTP("/a", base: URL(string: "file:///etc/")) == nil)
     }
+
+    @Test("URLs taken as already normalized (without URLComponents) are what URLComponents gives, on random and tricky URLs")
+    func fastPath() {
+        let tricky = [
+            "https://example.com/a", "https://example.com/A/b_c-d~e/f.html", "https://example.com/", "https://example.com",
+            "https://example.com/a/", "https://example.com/./a", "https://example.com/a/..", "https://example.com/a/.b",
+            "https://Example.com/a", "https://example.com:443/a", "https://user@example.com/a", "https://example.com/a?b=c",
+            "https://example.com/a#b", "https://example.com/a%20b", "https://example.com/a b", " https://example.com/a",
+            "https://example.com/a\n", "http://example.com//a", "https://-.-/a", "https://./a", "https://1.2.3.4/a",
+            "https://xn--bcher-kva.example/a", "https://example.com/ä", "HTTPS://example.com/a", "https:/example.com/a",
+            "https:///a", "https://example.com/a.", "https://example.com/a..b", "https://example.com/a/.", "https://example.com/~",
+        ]
+        let pieces = ["http://", "https://", "HTTP://", "ftp://", "example.com", "EXAMPLE.com", "news.example.org", "a-b.c", ":80", ":443",
+                      ":8080", "/", "//", "/a", "/B", "/story", "/2026/11/21", ".", "..", "/.", "/..", "-", "_", "~", "?", "#", "%20", "%zz",
+                      "=", "&", "utm_source=x", "id=7", " ", "@", "ü", "+", ";", ",", "'", "(", "*", "!", "$"]
+        var generator = SystemRandomNumberGenerator()
+        var random: [String] = []
+        for _ in 0..<20_000 {
+            let scheme = ["http://", "https://"].randomElement(using: &generator) ?? ""
+            random.append(scheme + (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined())
+        }
+        // Plausible story URLs, which mostly take the fast path, with now and then a piece that must not.
+        let hosts = ["example.com", "news.example.org", "a-b.c", "Example.com", "example.com:443", "x"]
+        let segments = ["a", "B", "story", "2026", "x.html", "a-b_c~d", ".", "..", ".x", "", "a%20b", "ä", "a?b=1", "a#c"]
+        for _ in 0..<20_000 {
+            let scheme = ["http://", "https://"].randomElement(using: &generator) ?? ""
+            let path = (0..<Int.random(in: 0...5, using: &generator)).map { _ in segments.randomElement(using: &generator) ?? "" }.joined(separator: "/")
+            random.append(scheme + (hosts.randomElement(using: &generator) ?? "") + "/" + path)
+        }
+        var fast = 0
+        for url in tricky + random {
+            #expect(URLNormalizer.normalize(url) == URLNormalizer.normalizeByComponents(url), "\(url.debugDescription)")
+            if URLNormalizer.isNormalized(url) { fast += 1 }
+        }
+        #expect(fast > 1_000, "the random URLs exercise the fast path")
+        #expect(URLNormalizer.isNormalized("https://example.com/2026/11/21/harbour-reopens.html"))
+    }
 }
 
 import Foundation
