@@ -28,29 +28,7 @@ struct FeedFingerprintTests {
     ])
     func shown(_ change: String) async throws {
         let before = try Inputs()
-        var after = before
-        switch change {
-        case "title": after.article.title = "Harbour reopens to ships"
-        case "summary": after.article.summary = "The port is open again, at last."
-        case "author": after.article.author = "B. Writer"
-        case "no author": after.article.author = nil
-        case "url": after.article.url = "https://example.com/world/1-corrected"
-        case "no url": after.article.url = nil
-        case "image": after.article.imageURL = "https://example.com/images/2.jpg"
-        case "published": after.article.published = PageFingerprintTests.now.addingTimeInterval(60)
-        case "no date": after.article.published = nil
-        case "content": after.article.content = "<p>The full story, corrected.</p>"
-        case "categories": after.article.categories = ["Ports"]
-        case "outlet": after.article.outlet = "Harbour Gazette"
-        case "source name": after.sourceName = "World News Desk"
-        case "favorite": after.favorite = true
-        case "site title": after.config.title = "Fingerprints Daily"
-        case "site description": after.config.description = "Every story, every day"
-        case "site language": after.config.language = "en-GB"
-        case "base URL": after.config.baseURL = try #require(URL(string: "https://news.example.com/"))
-        case "another story": after.other.title = "Comet seen at dusk"
-        default: Issue.record("no such change: \(change)")
-        }
+        let after = try #require(try before.changed(change), "no such change: \(change)")
         let old = try await Self.feeds(before)
         let new = try await Self.feeds(after)
         let oldBytes = Dictionary(uniqueKeysWithValues: old.files.filter { Self.isFeed($0.path) }.map { ($0.path, $0.data) })

@@ -46,6 +46,45 @@ struct PageFingerprintTests {
                                generated: PageFingerprintTests.now,
                                staticFiles: staticImage ? [StaticFile(path: "images/1.jpg", data: Data("jpeg".utf8))] : [])
         }
+
+        /// These inputs with one named change (the page and feed fingerprint tests share them);
+        /// `nil` for a name there is no change for.
+        func changed(_ change: String) throws -> Inputs? {
+            var after = self
+            let now = PageFingerprintTests.now
+            switch change {
+            case "title": after.article.title = "Harbour reopens to ships"
+            case "summary": after.article.summary = "The port is open again, at last."
+            case "author": after.article.author = "B. Writer"
+            case "no author": after.article.author = nil
+            case "url": after.article.url = "https://example.com/world/1-corrected"
+            case "no url": after.article.url = nil
+            case "image": after.article.imageURL = "https://example.com/images/2.jpg"
+            case "published": after.article.published = now.addingTimeInterval(60)
+            case "less than a second later": after.article.published = now.addingTimeInterval(0.4)
+            case "no date": after.article.published = nil
+            case "categories": after.article.categories = ["Ports"]
+            case "content": after.article.content = "<p>The full story, corrected.</p>"
+            case "no content": after.article.content = nil
+            case "outlet": after.article.outlet = "Harbour Gazette"
+            case "guid": after.article.guid = "world-1-b"
+            case "source name": after.sourceName = "World News Desk"
+            case "source gone": after.article.sourceID = "elsewhere"
+            case "favorite": after.favorite = true
+            case "read later": after.readLater = true
+            case "site title": after.config.title = "Fingerprints Daily"
+            case "site description": after.config.description = "Every story, every day"
+            case "site language": after.config.language = "en-GB"
+            case "base URL": after.config.baseURL = try #require(URL(string: "https://news.example.com/"))
+            // A tag needs two stories for a page: the other story taking "Ports" gives the article's tag a link.
+            case "a tag gains a page": after.other.categories = ["Ports"]
+            // The same image URL, now naming a file of the static folder, is linked relatively.
+            case "the image becomes a static file": after.staticImage = true
+            case "another story": after.other.title = "Comet seen at dusk"
+            default: return nil
+            }
+            return after
+        }
     }
 
     /// The article's page (path and bytes) with its fingerprint, rendered with nothing carried.
@@ -78,34 +117,7 @@ struct PageFingerprintTests {
     func shown(_ change: String) async throws {
         var before = try Inputs()
         if change == "the image becomes a static file" { before.article.imageURL = "https://news.example.org/images/1.jpg" }
-        var after = before
-        switch change {
-        case "title": after.article.title = "Harbour reopens to ships"
-        case "summary": after.article.summary = "The port is open again, at last."
-        case "author": after.article.author = "B. Writer"
-        case "no author": after.article.author = nil
-        case "url": after.article.url = "https://example.com/world/1-corrected"
-        case "no url": after.article.url = nil
-        case "image": after.article.imageURL = "https://example.com/images/2.jpg"
-        case "published": after.article.published = Self.now.addingTimeInterval(60)
-        case "no date": after.article.published = nil
-        case "categories": after.article.categories = ["Ports"]
-        case "content": after.article.content = "<p>The full story, corrected.</p>"
-        case "no content": after.article.content = nil
-        case "source name": after.sourceName = "World News Desk"
-        case "source gone": after.article.sourceID = "elsewhere"
-        case "favorite": after.favorite = true
-        case "read later": after.readLater = true
-        case "site title": after.config.title = "Fingerprints Daily"
-        case "site description": after.config.description = "Every story, every day"
-        case "site language": after.config.language = "en-GB"
-        case "base URL": after.config.baseURL = try #require(URL(string: "https://news.example.com/"))
-        // A tag needs two stories for a page: the other story taking "Ports" gives the article's tag a link.
-        case "a tag gains a page": after.other.categories = ["Ports"]
-        // The same image URL, now naming a file of the static folder, is linked relatively.
-        case "the image becomes a static file": after.staticImage = true
-        default: Issue.record("no such change: \(change)")
-        }
+        let after = try #require(try before.changed(change), "no such change: \(change)")
         let old = try await Self.render(before).page
         let new = try await Self.render(after).page
         #expect(new.bytes != old.bytes, "the change is shown on the page, so the test means something")
@@ -122,13 +134,7 @@ struct PageFingerprintTests {
     ])
     func notShown(_ change: String) async throws {
         let before = try Inputs()
-        var after = before
-        switch change {
-        case "guid": after.article.guid = "world-1-b"
-        case "less than a second later": after.article.published = Self.now.addingTimeInterval(0.4)
-        case "another story": after.other.title = "Comet seen at dusk"
-        default: Issue.record("no such change: \(change)")
-        }
+        let after = try #require(try before.changed(change), "no such change: \(change)")
         let old = try await Self.render(before).page
         let new = try await Self.render(after).page
         #expect(new.bytes == old.bytes, "the page does not show it")
