@@ -108,6 +108,9 @@ package struct Fingerprint: Hashable, Sendable, Codable, CustomStringConvertible
             case .list(let items):
                 tag("a", count: items.count)
                 for item in items { add(item) }
+            case .lazyList(let list):
+                tag("l", count: list.count)
+                list.feed(&self)
             case .object(let object):
                 var present = 0
                 for value in object.values {

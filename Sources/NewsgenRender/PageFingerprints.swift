@@ -5,14 +5,16 @@ import NewsgenModel
 ///
 /// Rendering a carried page is skipped, but its fingerprint must still be known, and building
 /// a page's values (through `Mirror`) only to digest them cost a cron run about 3 s on a
-/// 10,000-article site. An article's page shows the article, its source's id, name and section,
-/// whether it is saved, which of its tags have pages, which of its images are static files, and
-/// four site settings: those are fed to the hasher as they are.
+/// 10,000-article site. A story is shown the same way on every page, but for the page's root
+/// and the row's place: its title, summary, author, link, image, time and outlet, its page, its
+/// source's id, name and section, whether it is saved, which of its tags have pages and which
+/// of its images are static files. Those are digested once per story (`feedStory`), and every
+/// row and article page showing the story feeds that digest.
 ///
-/// The rule that keeps this exact: every value `articlePage` (with `page` and `row`) reads is
-/// fed here. A change there that reads another one must feed it here too, or a page showing the
-/// new value would be carried with the old bytes; `PageFingerprintTests` changes each input
-/// and checks the fingerprint follows the rendered bytes.
+/// The rule that keeps this exact: every value `row` and `articlePage` (with `page`) read is
+/// fed here. A change there that reads another one must feed it here too, or a page showing
+/// the new value would be carried with the old bytes; `PageFingerprintTests` and
+/// `ListFingerprintTests` change each input and check the fingerprints follow the rendered bytes.
 extension SiteModelBuilder {
     /// Feeds everything the page of `article`, at `path`, shows.
     func feedArticlePage(_ article: Article, path: String, into hasher: inout Fingerprint.Hasher) {
@@ -23,19 +25,43 @@ extension SiteModelBuilder {
         hasher.add(config.description)
         hasher.add(config.language)
         hasher.add(config.baseURL.absoluteString)
+        feedRow(article, into: &hasher)
+        // The page shows every tag (fed with the story) and the story's text, whose images
+        // name files of the `static` folder relatively when they do.
+        hasher.add(article.categories)
+        hasher.add(article.content)
+        hasher.add(article.content.map { siteLinks(in: $0, root: "") })
+    }
 
+    /// Feeds everything a row of `article` shows, but the page's root and the row's place:
+    /// the story's digest, made once (`feedStory`).
+    func feedRow(_ article: Article, into hasher: inout Fingerprint.Hasher) {
+        if let digest = storyDigests[article] {
+            hasher.add(digest.hex)
+            return
+        }
+        var story = Fingerprint.Hasher()
+        feedStory(article, into: &story)
+        let digest = story.finish()
+        storyDigests[article] = digest
+        hasher.add(digest.hex)
+    }
+
+    /// Every value of the story and the site that `row` reads, but the root and the row's place.
+    func feedStory(_ article: Article, into hasher: inout Fingerprint.Hasher) {
+        hasher.add("story")
         hasher.add(article.title)
         hasher.add(article.summary)
         hasher.add(article.author)
         hasher.add(article.url)
         hasher.add(article.imageURL)
-        // The page shows whole seconds (its <time> and readable date); the date is fed as it shows them.
+        // Rows and pages show whole seconds (a <time> and a readable date): the date is fed as they show it.
         hasher.add(article.published.map(Dates.rfc3339))
-        hasher.add(article.categories)
         hasher.add(article.outlet)
-        // Images and story text name files of the `static` folder relatively, when they do.
+        // The story's own page, named from its title and id.
+        hasher.add(articlePath(article))
+        // An image names a file of the `static` folder relatively, when it does.
         hasher.add(article.imageURL.map { siteLink($0, root: "") })
-        hasher.add(article.content.map { siteLinks(in: $0, root: "") })
 
         let source = sourcesByID[article.sourceID]
         hasher.add(source?.id)
@@ -43,13 +69,36 @@ extension SiteModelBuilder {
         // The row leaves out the tag named like the source's section.
         hasher.add(source?.config.category)
         // Which of its tags link to a page depends on every other story (a tag needs two): the
-        // links are fed as the page shows them.
-        for tag in tagLinks(article, root: "") {
+        // links are fed as a page at the site's root shows them.
+        let tags = tagLinks(article, root: "")
+        hasher.add(tags.count)
+        for tag in tags {
             hasher.add(tag.name)
             hasher.add(tag.href)
             hasher.add(tag.linked)
         }
         hasher.add(savedIDs[.favorites]?.contains(article.id) ?? false)
         hasher.add(savedIDs[.readLater]?.contains(article.id) ?? false)
+    }
+}
+
+/// Each story's digest (`SiteModelBuilder.feedStory`), made by whichever page needs it first.
+/// A digest is kept with the story it was made from and given only for that very story: two
+/// copies of a story with one id (a saved copy, an archived one) may differ.
+final class StoryDigests: @unchecked Sendable {
+    private let lock = NSLock()
+    private var digests: [String: (story: Article, digest: Fingerprint)] = [:]
+
+    subscript(story: Article) -> Fingerprint? {
+        get {
+            lock.withLock {
+                guard let known = digests[story.id], known.story == story else { return nil }
+                return known.digest
+            }
+        }
+        set {
+            guard let newValue else { return }
+            lock.withLock { digests[story.id] = (story, newValue) }
+        }
     }
 }

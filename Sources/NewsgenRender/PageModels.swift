@@ -1,3 +1,6 @@
+import Foundation
+import NewsgenModel
+
 /// The values templates see: the stored properties, by name (`TemplateValues` turns each page
 /// into dictionaries before rendering, so computed properties are invisible to templates).
 ///
@@ -93,6 +96,63 @@ struct ArticleRow: Sendable {
     var hasTags: Bool = false
 }
 
+/// The rows of a list, made as the template reaches them (`SiteModelBuilder.row`): a template
+/// sees a list of `ArticleRow`s. A page's fingerprint takes each row from what it is made of
+/// (`SiteModelBuilder.feedRow`), so a carried page builds no row, and a rendered one holds one
+/// row at a time.
+struct ArticleRows: Sendable {
+    /// What a saved list shows beside a row.
+    struct SavedMark: Sendable {
+        var savedAt: Date?
+        /// A remark such as "Not listed by any source now".
+        var note: String?
+    }
+
+    let articles: [Article]
+    /// One for each article on a saved list; empty on every other list.
+    let marks: [SavedMark]
+    let root: String
+    /// A front-page section's rows: `<h3>` headlines, the first shown larger.
+    let inSection: Bool
+    let builder: SiteModelBuilder
+
+    var count: Int { articles.count }
+    var isEmpty: Bool { articles.isEmpty }
+
+    /// The row of the article at `index`.
+    subscript(index: Int) -> ArticleRow {
+        var row = builder.row(articles[index], root: root, lead: inSection && index == 0, level: inSection ? 3 : 2)
+        if index < marks.count {
+            row.savedAt = marks[index].savedAt.map { TimeModel(datetime: Dates.rfc3339($0), text: Dates.readableDay($0)) }
+            row.note = marks[index].note
+        }
+        return row
+    }
+
+    /// Feeds everything the rows show: the page's root, and for each row its article as
+    /// `SiteModelBuilder.feedRow` feeds it, its place and its mark.
+    func feed(into hasher: inout Fingerprint.Hasher) {
+        hasher.add("rows")
+        hasher.add(root)
+        hasher.add(inSection)
+        hasher.add(articles.count)
+        for (index, article) in articles.enumerated() {
+            builder.feedRow(article, into: &hasher)
+            if index < marks.count {
+                hasher.add(marks[index].savedAt.map(Dates.rfc3339))
+                hasher.add(marks[index].note)
+            } else {
+                hasher.add(nil as String?)
+            }
+        }
+    }
+
+    /// The rows, for a template: made one at a time as it renders.
+    var templateList: LazyTemplateList {
+        LazyTemplateList(count: count, item: { .object(self[$0].templateObject) }, feed: { self.feed(into: &$0) })
+    }
+}
+
 /// One of a story's own tags (its feed's categories): linked when the tag has a page.
 /// `href` is never nil, so that a template's `{{href}}` cannot fall through to the row's.
 struct TagLink: Sendable {
@@ -112,7 +172,7 @@ struct SectionModel: Sendable {
     var title: String
     var anchor: String
     var href: String?
-    var articles: [ArticleRow]
+    var articles: ArticleRows
     var more: Bool
 }
 
@@ -174,13 +234,13 @@ struct SourcesContent: Sendable {
 }
 
 struct ArticleListContent: Sendable {
-    var articles: [ArticleRow]
+    var articles: ArticleRows
     var hasArticles: Bool
     var notice: NoticeModel?
     var source: SourceRow?
     var empty: EmptyState?
 
-    init(articles: [ArticleRow], notice: NoticeModel?, source: SourceRow?, empty: EmptyState?) {
+    init(articles: ArticleRows, notice: NoticeModel?, source: SourceRow?, empty: EmptyState?) {
         self.articles = articles
         self.hasArticles = !articles.isEmpty
         self.notice = notice
@@ -228,7 +288,7 @@ struct ArchiveDayLink: Sendable {
 /// One UTC day of the archive, newest first. It links to the archive's index and not to the
 /// neighbouring days, so a story arriving on a new day changes no other day's page.
 struct ArchiveDayContent: Sendable {
-    var articles: [ArticleRow]
+    var articles: ArticleRows
     var archive: String
 }
 
@@ -249,7 +309,7 @@ struct TagIndexEntry: Sendable {
 
 /// One tag's page: its newest stories, and the way back to every tag.
 struct TagContent: Sendable {
-    var articles: [ArticleRow]
+    var articles: ArticleRows
     var tagsIndex: String
 }
 

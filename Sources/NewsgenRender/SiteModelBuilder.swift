@@ -44,6 +44,8 @@ final class SiteModelBuilder: Sendable {
     let savedIDs: [SavedListKind: Set<String>]
     /// The paths of the `static` folder's files, which the site's own URLs may name.
     let staticPaths: Set<String>
+    /// Each story's digest for its rows, made once however many pages show it (`feedRow`).
+    let storyDigests = StoryDigests()
 
     init(content: SiteContent) {
         self.content = content
@@ -270,14 +272,14 @@ final class SiteModelBuilder: Sendable {
 
     func savedPage(_ kind: SavedListKind, root: String) -> Page<ArticleListContent> {
         let saved = content.saved(kind)
-        let rows = saved.map { item in
-            var row = self.row(item.article, root: root)
-            row.savedAt = item.entry.savedAt.map { TimeModel(datetime: Dates.rfc3339($0), text: Dates.readableDay($0)) }
-            if !item.matched && item.article.sourceID.isEmpty {
-                row.note = "Not listed by any source now"
-            }
-            return row
-        }
+        let rows = ArticleRows(
+            articles: saved.map(\.article),
+            marks: saved.map { item in
+                ArticleRows.SavedMark(savedAt: item.entry.savedAt,
+                                      note: !item.matched && item.article.sourceID.isEmpty ? "Not listed by any source now" : nil)
+            },
+            root: root, inSection: false, builder: self
+        )
         let empty = saved.isEmpty
             ? EmptyState(title: "Nothing saved yet", message: "Nothing is saved to \(kind.title) yet. Save an article with `newsgen saved add URL --list \(kind.slug)`, or add it to saved.json.")
             : nil
@@ -620,11 +622,14 @@ final class SiteModelBuilder: Sendable {
 
     /// Rows of a front-page section (`inSection`) have `<h3>` headlines below the section's
     /// `<h2>`, the first shown larger; rows of a list page have `<h2>` headlines below its `<h1>`.
-    private func rows(_ articles: [Article], root: String, inSection: Bool = false) -> [ArticleRow] {
-        articles.enumerated().map { row($1, root: root, lead: inSection && $0 == 0, level: inSection ? 3 : 2) }
+    private func rows(_ articles: [Article], root: String, inSection: Bool = false) -> ArticleRows {
+        ArticleRows(articles: articles, marks: [], root: root, inSection: inSection, builder: self)
     }
 
-    private func row(_ article: Article, root: String, lead: Bool = false, level: Int = 2) -> ArticleRow {
+    /// The row of `article` on a page at `root`. Every value it reads, but the root and the
+    /// row's place, is fed by `feedStory`: a change here that reads another one must feed it
+    /// there too, or a list showing the new value would be carried with the old bytes.
+    func row(_ article: Article, root: String, lead: Bool = false, level: Int = 2) -> ArticleRow {
         let source = sourcesByID[article.sourceID]
         let page = articlePath(article).map { root + $0 }
         // The tag that names the row's own section ("World" on a World story) would say it again.

@@ -345,6 +345,7 @@ private protocol TemplateOptional { static var wrappedType: Any.Type { get } }
 extension Optional: TemplateOptional { fileprivate static var wrappedType: Any.Type { Wrapped.self } }
 private protocol TemplateArray { static var elementType: Any.Type { get } }
 extension Array: TemplateArray { fileprivate static var elementType: Any.Type { Element.self } }
+extension ArticleRows: TemplateArray { fileprivate static var elementType: Any.Type { ArticleRow.self } }
 
 /// Checks that every name a template uses is one its page model provides where it is used:
 /// Mustache renders an unknown name as nothing, so `{{headline}}` would be empty on every page.

@@ -25,6 +25,8 @@ struct PageFingerprintTests {
         var sourceName = "World Desk"
         var favorite = false
         var readLater = false
+        /// When the article was saved, on the lists it is saved to.
+        var savedAt = PageFingerprintTests.now
         /// The site's `static` folder holds images/1.jpg.
         var staticImage = false
 
@@ -41,7 +43,7 @@ struct PageFingerprintTests {
                 SourceReport(config: config.sources[0], status: .fetched, name: sourceName, articles: [article]),
                 SourceReport(config: config.sources[1], status: .fetched, name: "Science Desk", articles: [other]),
             ]
-            let saved = SavedArticle(entry: SavedEntry(url: article.url, savedAt: PageFingerprintTests.now), article: article, matched: true)
+            let saved = SavedArticle(entry: SavedEntry(url: article.url, savedAt: savedAt), article: article, matched: true)
             return SiteContent(config: config, sources: sources, favorites: favorite ? [saved] : [], readLater: readLater ? [saved] : [],
                                generated: PageFingerprintTests.now,
                                staticFiles: staticImage ? [StaticFile(path: "images/1.jpg", data: Data("jpeg".utf8))] : [])
@@ -72,6 +74,7 @@ struct PageFingerprintTests {
             case "source gone": after.article.sourceID = "elsewhere"
             case "favorite": after.favorite = true
             case "read later": after.readLater = true
+            case "saved a day later": after.savedAt = savedAt.addingTimeInterval(86_400)
             case "site title": after.config.title = "Fingerprints Daily"
             case "site description": after.config.description = "Every story, every day"
             case "site language": after.config.language = "en-GB"

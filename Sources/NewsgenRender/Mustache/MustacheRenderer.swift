@@ -62,6 +62,12 @@ private struct MustacheRenderer {
                         render(body, stack: &stack, indentation: indentation, inherited: inherited)
                         stack.removeLast()
                     }
+                case .lazyList(let list):
+                    for index in 0..<list.count {
+                        stack.append(list.item(index))
+                        render(body, stack: &stack, indentation: indentation, inherited: inherited)
+                        stack.removeLast()
+                    }
                 case .bool(let flag):
                     if flag { render(body, stack: &stack, indentation: indentation, inherited: inherited) }
                 case .null:
@@ -76,6 +82,8 @@ private struct MustacheRenderer {
                 switch value {
                 case .list(let items)?:
                     if items.isEmpty { render(body, stack: &stack, indentation: indentation, inherited: inherited) }
+                case .lazyList(let list)?:
+                    if list.count == 0 { render(body, stack: &stack, indentation: indentation, inherited: inherited) }
                 case .bool(let flag)?:
                     if !flag { render(body, stack: &stack, indentation: indentation, inherited: inherited) }
                 case nil, .null?:
@@ -118,7 +126,7 @@ private struct MustacheRenderer {
             output.append(contentsOf: String(number).utf8)
         case .bool(let flag):
             output.append(contentsOf: (flag ? "true" : "false").utf8)
-        case .list, .object, .null:
+        case .list, .lazyList, .object, .null:
             // A list or an object has no text of its own.
             return
         }

@@ -8,6 +8,8 @@ indirect enum TemplateValue: Sendable {
     case int(Int)
     case list([TemplateValue])
     case object(TemplateObject)
+    /// A list whose items are made as the renderer reaches them (`LazyTemplateList`).
+    case lazyList(LazyTemplateList)
     /// A `nil` optional: a lookup that finds it goes on up the context stack, as one that finds
     /// no such name does, so objects can keep one fixed list of names.
     case null
@@ -34,4 +36,19 @@ struct TemplateObject: Sendable {
         }
         return nil
     }
+}
+
+/// A list whose items are made one at a time, as the renderer reaches them, and whose
+/// fingerprint is fed from what the items are made of rather than from the items.
+///
+/// A list page's rows are its bulk: an archive day can hold tens of thousands. Made lazily, they
+/// are never all held at once while the page renders, and a page whose rows' inputs did not
+/// change is carried without one row being built.
+struct LazyTemplateList: Sendable {
+    let count: Int
+    /// The item at an index, `0..<count`.
+    let item: @Sendable (Int) -> TemplateValue
+    /// Feeds everything the items are made of: two lists that feed the same values must make
+    /// the same items.
+    let feed: @Sendable (inout Fingerprint.Hasher) -> Void
 }
