@@ -460,13 +460,26 @@ final class SiteModelBuilder: Sendable {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    /// `text` cut to at most `limit` characters at a word's end, with "…" when cut.
+    /// `text` cut to at most `limit` characters at a word's end, with "…" when cut: the words
+    /// before the last space that fits, without whitespace or punctuation at either end.
+    ///
+    /// Counted only as far as the limit, and trimmed scalar by scalar: with the whole summary
+    /// counted and Foundation's `trimmingCharacters`, this was most of writing search.json.
     static func shortened(_ text: String, to limit: Int) -> String {
-        guard text.count > limit else { return text }
-        let prefix = text.prefix(limit - 1)
+        guard limit > 0, let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex), end < text.endIndex else {
+            return text
+        }
+        let prefix = text[..<text.index(before: end)]
         let cut = prefix.lastIndex(where: \.isWhitespace).map { prefix[..<$0] } ?? prefix
-        return cut.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters)) + "…"
+        let scalars = cut.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !trimmed.contains($0) }),
+              let last = scalars.lastIndex(where: { !trimmed.contains($0) })
+        else { return "…" }
+        return String(scalars[first...last]) + "…"
     }
+
+    /// What `shortened` trims from the ends of a cut text.
+    private static let trimmed = CharacterSet.whitespacesAndNewlines.union(.punctuationCharacters)
 
     // MARK: - Feeds
 

@@ -239,6 +239,9 @@ package struct SiteRenderer {
             jobs.append(Job(file: path, carrying: known[path]) { Data(text().utf8) })
         }
 
+        // The search index first: the largest single job of a site (every story), so that it
+        // runs beside the pages rather than alone after them.
+        file(SitePaths.searchIndex) { model.searchIndex() }
         page(SitePaths.headlinesPage, template: "headlines") { model.headlinesPage(root: $0) }
         page(SitePaths.sourcesPage, template: "sources") { model.sourcesPage(root: $0) }
         for source in content.sources {
@@ -308,7 +311,6 @@ package struct SiteRenderer {
         for sitemap in SitemapWriter.files(pages: pages, limit: sitemapLimit) {
             file(sitemap.path) { SitemapWriter.write(sitemap, context: context) }
         }
-        file(SitePaths.searchIndex) { model.searchIndex() }
         for asset in templates.assets {
             jobs.append(Job(file: asset.path, carrying: known[asset.path]) { asset.data })
         }
@@ -363,6 +365,7 @@ package struct SiteRenderer {
     /// A static file may not stand where newsgen writes a file, nor where it needs a folder (or
     /// the other way round): one of the two would silently be lost.
     private func checkStaticPaths(against generated: [String]) throws(TemplateError) {
+        guard !content.staticFiles.isEmpty else { return }
         let files = Set(generated)
         let folders = Set(generated.flatMap(Self.folders))
         let staticFolders = Set(content.staticFiles.map(\.path).flatMap(Self.folders))
