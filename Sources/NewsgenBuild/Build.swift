@@ -167,7 +167,13 @@ public struct Build: Sendable {
         // The previous site is kept (never served) for the next build to update in place.
         if let setAside { await publisher.keepForNextBuild(setAside) }
         if let manifest {
-            Self.save(Manifest.recording(site.fingerprints, output: config.output, input: input), to: manifest, logger: logger)
+            // Carried files are the previous site's own, linked: recorded as they were, not stat-ed again.
+            var carried: [String: Manifest.Entry] = [:]
+            if let previous {
+                carried.reserveCapacity(site.carried.count)
+                for path in site.carried { carried[path] = previous.manifest.files[path] }
+            }
+            Self.save(Manifest.recording(site.fingerprints, output: config.output, input: input, carried: carried), to: manifest, logger: logger)
         }
         return BuildReport(sources: sources, output: config.output, filesWritten: staged.summary.written,
                            filesUnchanged: staged.summary.unchanged, filesCarried: staged.carried, timings: clock.timings,
