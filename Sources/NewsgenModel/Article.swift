@@ -4,47 +4,205 @@ public import Foundation
 ///
 /// Every text field is plain text (no markup) with the characters XML forbids removed, except
 /// `content`, which is sanitized HTML; every URL is an absolute http(s) URL.
+///
+/// A value, stored copy-on-write: a site puts each story in many lists (its source's, the
+/// archive, its day, its tags, the feeds), and a copy is one reference rather than a dozen
+/// (ten of them counted references), and a list of stories eight bytes a story.
 public struct Article: Sendable, Hashable, Codable {
+    private var storage: Storage
+
     /// The storage key: the normalized URL, or `source:guid` when the article has no URL.
-    public var id: String
-    public var sourceID: String
-    public var title: String
-    public var summary: String
-    public var author: String?
-    public var url: String?
-    public var imageURL: String?
-    public var published: Date?
+    public var id: String {
+        get { storage.id }
+        set { unique().id = newValue }
+    }
+    public var sourceID: String {
+        get { storage.sourceID }
+        set { unique().sourceID = newValue }
+    }
+    public var title: String {
+        get { storage.title }
+        set { unique().title = newValue }
+    }
+    public var summary: String {
+        get { storage.summary }
+        set { unique().summary = newValue }
+    }
+    public var author: String? {
+        get { storage.author }
+        set { unique().author = newValue }
+    }
+    public var url: String? {
+        get { storage.url }
+        set { unique().url = newValue }
+    }
+    public var imageURL: String? {
+        get { storage.imageURL }
+        set { unique().imageURL = newValue }
+    }
+    public var published: Date? {
+        get { storage.published }
+        set { unique().published = newValue }
+    }
     /// The tags the source gave the article.
-    public var categories: [String]
+    public var categories: [String] {
+        get { storage.categories }
+        set { unique().categories = newValue }
+    }
     /// The identifier the source gave the article (RSS guid, Atom id, JSON Feed id).
-    public var guid: String?
+    public var guid: String? {
+        get { storage.guid }
+        set { unique().guid = newValue }
+    }
     /// The full story as the feed carries it, already sanitized: an XHTML-compatible fragment
     /// of allowed elements and absolute http(s) URLs that a page may include as it is.
     /// `nil` when the feed gives only a summary.
-    public var content: String?
+    public var content: String? {
+        get { storage.content }
+        set { unique().content = newValue }
+    }
     /// The outlet that published the story when the source gathers many (NewsAPI's
     /// `source.name`, an RSS item's `<source>`); `nil` when the source is the outlet itself.
-    public var outlet: String?
+    public var outlet: String? {
+        get { storage.outlet }
+        set { unique().outlet = newValue }
+    }
 
     public init(
         id: String, sourceID: String, title: String, summary: String = "", author: String? = nil,
         url: String? = nil, imageURL: String? = nil, published: Date? = nil,
         categories: [String] = [], guid: String? = nil, content: String? = nil, outlet: String? = nil
     ) {
-        self.id = id
-        self.sourceID = sourceID
-        self.title = title
-        self.summary = summary
-        self.author = author
-        self.url = url
-        self.imageURL = imageURL
-        self.published = published
-        self.categories = categories
-        self.guid = guid
-        self.content = content
-        self.outlet = outlet
+        storage = Storage(id: id, sourceID: sourceID, title: title, summary: summary, author: author, url: url, imageURL: imageURL,
+                          published: published, categories: categories, guid: guid, content: content, outlet: outlet)
     }
 
+    /// The fields. Changed only through `unique()`, so never while another article shares them.
+    private final class Storage: @unchecked Sendable {
+        var id: String
+        var sourceID: String
+        var title: String
+        var summary: String
+        var author: String?
+        var url: String?
+        var imageURL: String?
+        var published: Date?
+        var categories: [String]
+        var guid: String?
+        var content: String?
+        var outlet: String?
+
+        init(id: String, sourceID: String, title: String, summary: String, author: String?, url: String?, imageURL: String?,
+             published: Date?, categories: [String], guid: String?, content: String?, outlet: String?) {
+            self.id = id
+            self.sourceID = sourceID
+            self.title = title
+            self.summary = summary
+            self.author = author
+            self.url = url
+            self.imageURL = imageURL
+            self.published = published
+            self.categories = categories
+            self.guid = guid
+            self.content = content
+            self.outlet = outlet
+        }
+
+        func copy() -> Storage {
+            Storage(id: id, sourceID: sourceID, title: title, summary: summary, author: author, url: url, imageURL: imageURL,
+                    published: published, categories: categories, guid: guid, content: content, outlet: outlet)
+        }
+    }
+
+    /// The storage, copied first when another article shares it.
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    public static func == (lhs: Article, rhs: Article) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        let (a, b) = (lhs.storage, rhs.storage)
+        return a.id == b.id && a.sourceID == b.sourceID && a.title == b.title && a.summary == b.summary && a.author == b.author
+            && a.url == b.url && a.imageURL == b.imageURL && a.published == b.published && a.categories == b.categories
+            && a.guid == b.guid && a.content == b.content && a.outlet == b.outlet
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.id)
+        hasher.combine(storage.sourceID)
+        hasher.combine(storage.title)
+        hasher.combine(storage.summary)
+        hasher.combine(storage.author)
+        hasher.combine(storage.url)
+        hasher.combine(storage.imageURL)
+        hasher.combine(storage.published)
+        hasher.combine(storage.categories)
+        hasher.combine(storage.guid)
+        hasher.combine(storage.content)
+        hasher.combine(storage.outlet)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, sourceID, title, summary, author, url, imageURL, published, categories, guid, content, outlet
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            sourceID: try container.decode(String.self, forKey: .sourceID),
+            title: try container.decode(String.self, forKey: .title),
+            summary: try container.decode(String.self, forKey: .summary),
+            author: try container.decodeIfPresent(String.self, forKey: .author),
+            url: try container.decodeIfPresent(String.self, forKey: .url),
+            imageURL: try container.decodeIfPresent(String.self, forKey: .imageURL),
+            published: try container.decodeIfPresent(Date.self, forKey: .published),
+            categories: try container.decode([String].self, forKey: .categories),
+            guid: try container.decodeIfPresent(String.self, forKey: .guid),
+            content: try container.decodeIfPresent(String.self, forKey: .content),
+            outlet: try container.decodeIfPresent(String.self, forKey: .outlet)
+        )
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(sourceID, forKey: .sourceID)
+        try container.encode(title, forKey: .title)
+        try container.encode(summary, forKey: .summary)
+        try container.encodeIfPresent(author, forKey: .author)
+        try container.encodeIfPresent(url, forKey: .url)
+        try container.encodeIfPresent(imageURL, forKey: .imageURL)
+        try container.encodeIfPresent(published, forKey: .published)
+        try container.encode(categories, forKey: .categories)
+        try container.encodeIfPresent(guid, forKey: .guid)
+        try container.encodeIfPresent(content, forKey: .content)
+        try container.encodeIfPresent(outlet, forKey: .outlet)
+    }
+}
+
+extension Article: CustomReflectable {
+    /// The fields, as a struct of them would show them (`InputFingerprintTests` counts them).
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "id": id as Any,
+            "sourceID": sourceID as Any,
+            "title": title as Any,
+            "summary": summary as Any,
+            "author": author as Any,
+            "url": url as Any,
+            "imageURL": imageURL as Any,
+            "published": published as Any,
+            "categories": categories as Any,
+            "guid": guid as Any,
+            "content": content as Any,
+            "outlet": outlet as Any
+        ], displayStyle: .struct)
+    }
+}
+
+extension Article {
     /// The key an article is stored and de-duplicated under.
     package static func key(url: String?, guid: String?, sourceID: String) -> String? {
         if let url, let normalized = URLNormalizer.normalize(url) { return normalized }

@@ -43,8 +43,13 @@ package enum InputFingerprint {
         // fetched in parallel). Pages sort the sources' lists followed by the archive, stably, and
         // drop repeats, so an archived story equal to one a source lists shows nothing of its own:
         // the archive is fed without those, in an order of its own.
-        let listed = Set(content.sources.flatMap(\.articles))
-        hasher.add(articles: content.archive.filter { !listed.contains($0) }.sorted {
+        // By id, then equality: archived copies of listed stories share their storage with the
+        // sources' (`Build.sharingText`), so most comparisons are one pointer's.
+        var listed: [String: [Article]] = [:]
+        for source in content.sources {
+            for article in source.articles { listed[article.id, default: []].append(article) }
+        }
+        hasher.add(articles: content.archive.filter { article in !(listed[article.id]?.contains(article) ?? false) }.sorted {
             ($0.published ?? .distantPast, $0.id, $0.sourceID) > ($1.published ?? .distantPast, $1.id, $1.sourceID)
         })
         hasher.add(reflecting: content.newsapiSources as Any)

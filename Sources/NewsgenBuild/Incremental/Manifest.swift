@@ -140,10 +140,11 @@ package struct Manifest: Sendable, Equatable {
         var folderPaths: Set<String> = [""]
         let root = output.path
         for (path, fingerprint) in fingerprints {
-            var folder = Substring(path)
-            while let slash = folder.lastIndex(of: "/") {
-                folder = folder[..<slash]
-                guard folderPaths.insert(String(folder)).inserted else { break }
+            var end = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+            while let slash = end {
+                let folder = String(path[..<slash])
+                guard folderPaths.insert(folder).inserted else { break }
+                end = folder.utf8.lastIndex(of: UInt8(ascii: "/"))
             }
             if let entry = carried[path], entry.fingerprint == fingerprint {
                 files[path] = entry
