@@ -153,7 +153,9 @@ public enum SiteValidator {
             case .failure(let error): problems.add(rule, error.description, line: 0, column: 0)
             }
         }
-        let checked = data.withUnsafeBytes { LibXML.check($0, url: problems.path, schema: schema) }
+        // A sitemap's rules count the root's children; the schema checked the rest.
+        let depth = kind == .sitemap ? 1 : nil
+        let checked = data.withUnsafeBytes { LibXML.check($0, url: problems.path, schema: schema, depth: depth) }
         for diagnostic in checked.syntax {
             problems.add(diagnostic.isForbiddenCharacter ? .xmlForbiddenChar : .xmlWellFormed, diagnostic.message,
                          line: diagnostic.line, column: diagnostic.column)

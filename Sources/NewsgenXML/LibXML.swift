@@ -32,8 +32,10 @@ package enum LibXML {
     }
 
     /// Parses our own output strictly (no recovery) and, when it is well-formed, validates it
-    /// against `schema` and copies its tree, all from one parse.
-    package static func check(_ bytes: UnsafeRawBufferPointer, url: String, schema: RelaxNGSchema?) -> CheckedDocument {
+    /// against `schema` and copies its tree, all from one parse. `depth` limits the copy: 1 copies
+    /// the root and its children without theirs (a sitemap of 50,000 URLs, whose rules count the
+    /// root's children, would otherwise hold a copy of every `<loc>` beside libxml2's own tree).
+    package static func check(_ bytes: UnsafeRawBufferPointer, url: String, schema: RelaxNGSchema?, depth: Int? = nil) -> CheckedDocument {
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue
             | XML_PARSE_BIG_LINES.rawValue)
         let syntax = DiagnosticCollector()
@@ -45,7 +47,7 @@ package enum LibXML {
                 if let schema {
                     collecting(into: validity) { schema.validate(document, into: validity) }
                 }
-                root = xmlDocGetRootElement(document).map { copyElement($0, depth: 0) }
+                root = xmlDocGetRootElement(document).map { copyElement($0, depth: 0, limit: depth.map { min($0, maximumDepth) } ?? maximumDepth) }
             }
         }
         return CheckedDocument(
@@ -248,7 +250,7 @@ package enum LibXML {
         URL(string: url)?.scheme == nil ? nil : url
     }
 
-    private static func copyElement(_ node: xmlNodePtr, depth: Int, base: String? = nil) -> XMLElement {
+    private static func copyElement(_ node: xmlNodePtr, depth: Int, base: String? = nil, limit: Int = maximumDepth) -> XMLElement {
         var element = XMLElement(
             name: string(node.pointee.name) ?? "",
             namespace: node.pointee.ns.flatMap { string($0.pointee.href) },
@@ -270,12 +272,12 @@ package enum LibXML {
         if let declared = element.attribute("base", in: Namespace.xml) {
             element.base = XMLElement.resolve(declared, against: base) ?? declared
         }
-        guard depth < maximumDepth else { return element }
+        guard depth < limit else { return element }
         var child = node.pointee.children
         while let current = child {
             switch current.pointee.type {
             case XML_ELEMENT_NODE:
-                element.nodes.append(.element(copyElement(current, depth: depth + 1, base: element.base)))
+                element.nodes.append(.element(copyElement(current, depth: depth + 1, base: element.base, limit: limit)))
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let text = string(current.pointee.content) { element.appendText(text) }
             case XML_ENTITY_REF_NODE:

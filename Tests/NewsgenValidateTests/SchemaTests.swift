@@ -15,6 +15,22 @@ struct SchemaTests {
         return checked.schema.map(\.message)
     }
 
+    @Test("a copy limited to depth 1 holds the root's children without theirs, and the document is still checked whole")
+    func shallowCopy() throws {
+        let schema = try #require(try Schemas.compiled[.sitemap]?.get())
+        let text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url><url><lastmod>2026-11-21</lastmod></url></urlset>
+            """
+        let shallow = Data(text.utf8).withUnsafeBytes { LibXML.check($0, url: "sitemap.xml", schema: schema, depth: 1) }
+        let root = try #require(shallow.root)
+        #expect(root.children.map(\.name) == ["url", "url"])
+        #expect(root.children.allSatisfy { $0.children.isEmpty }, "no grandchildren copied")
+        #expect(!shallow.schema.isEmpty, "the second <url> has no <loc>: the schema saw the whole document")
+        let whole = Data(text.utf8).withUnsafeBytes { LibXML.check($0, url: "sitemap.xml", schema: schema) }
+        #expect(whole.root?.children.first?.children.map(\.name) == ["loc"])
+    }
+
     @Test("the embedded schemas are the .rng files, byte for byte")
     func embedded() throws {
         let folder = TestSupport.repository.appendingPathComponent("Sources/NewsgenValidate/Schemas")
