@@ -138,6 +138,18 @@ package struct Fingerprint: Hashable, Sendable, Codable, CustomStringConvertible
             }
         }
 
+        /// The digest as 32 bytes, for a digest kept in memory by the thousand and fed into other
+        /// fingerprints (`add(digest:)`), rather than written out.
+        func finishDigest() -> SHA256.Digest {
+            sha.finalize()
+        }
+
+        /// A digest made by `finishDigest`.
+        mutating func add(digest: SHA256.Digest) {
+            tag("h", count: SHA256.Digest.byteCount)
+            digest.withUnsafeBytes { sha.update(bufferPointer: $0) }
+        }
+
         package func finish() -> Fingerprint {
             // By hand: String(format:) for each of 32 bytes, for each of 10,000 pages, adds up.
             let digits = Array("0123456789abcdef".utf8)

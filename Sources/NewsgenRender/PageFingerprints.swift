@@ -1,4 +1,5 @@
 import Foundation
+import Crypto
 import NewsgenModel
 
 /// Fingerprints of pages read from what they are made of, without building their template values.
@@ -37,14 +38,14 @@ extension SiteModelBuilder {
     /// the story's digest, made once (`feedStory`).
     func feedRow(_ article: Article, into hasher: inout Fingerprint.Hasher) {
         if let digest = storyDigests[article] {
-            hasher.add(digest.hex)
+            hasher.add(digest: digest)
             return
         }
         var story = Fingerprint.Hasher()
         feedStory(article, into: &story)
-        let digest = story.finish()
+        let digest = story.finishDigest()
         storyDigests[article] = digest
-        hasher.add(digest.hex)
+        hasher.add(digest: digest)
     }
 
     /// Every value of the story and the site that `row` reads, but the root and the row's place.
@@ -87,9 +88,9 @@ extension SiteModelBuilder {
 /// copies of a story with one id (a saved copy, an archived one) may differ.
 final class StoryDigests: @unchecked Sendable {
     private let lock = NSLock()
-    private var digests: [String: (story: Article, digest: Fingerprint)] = [:]
+    private var digests: [String: (story: Article, digest: SHA256.Digest)] = [:]
 
-    subscript(story: Article) -> Fingerprint? {
+    subscript(story: Article) -> SHA256.Digest? {
         get {
             lock.withLock {
                 guard let known = digests[story.id], known.story == story else { return nil }

@@ -149,7 +149,7 @@ package struct SiteRenderer {
         /// A page: its fingerprint is that of the template's values (with newsgen's version and
         /// the theme), so a page whose values did not change is not rendered at all.
         init(page path: String, carrying published: Fingerprint?, fingerprint base: Fingerprint.Hasher,
-             render: @escaping @Sendable () -> Any, with template: @escaping @Sendable (Any) throws(TemplateError) -> String) {
+             render: @escaping @Sendable () -> Any, with template: @escaping @Sendable (Any) throws(TemplateError) -> Data) {
             self.path = path
             make = { () throws(TemplateError) in
                 let values = render()
@@ -157,19 +157,19 @@ package struct SiteRenderer {
                 hasher.add(templateValue: values)
                 let fingerprint = hasher.finish()
                 if fingerprint == published { return (fingerprint, nil) }
-                return (fingerprint, Data(try template(values).utf8))
+                return (fingerprint, try template(values))
             }
         }
 
         /// A page or feed whose fingerprint is read from its inputs (`PageFingerprints`, the
         /// feed's list): it is built only when it is rendered.
         init(_ path: String, carrying published: Fingerprint?, fingerprint: @escaping @Sendable () -> Fingerprint,
-             render: @escaping @Sendable () throws(TemplateError) -> String) {
+             render: @escaping @Sendable () throws(TemplateError) -> Data) {
             self.path = path
             make = { () throws(TemplateError) in
                 let fingerprint = fingerprint()
                 if fingerprint == published { return (fingerprint, nil) }
-                return (fingerprint, Data(try render().utf8))
+                return (fingerprint, try render())
             }
         }
 
@@ -232,7 +232,7 @@ package struct SiteRenderer {
             hasher.add(template)
             jobs.append(Job(page: file, carrying: known[file], fingerprint: hasher,
                             render: { TemplateSet.values(of: build(root)) },
-                            with: { values throws(TemplateError) in try templates.render(template, values: values) }))
+                            with: { values throws(TemplateError) in try templates.renderData(template, values: values) }))
             pages.append(path)
         }
         func file(_ path: String, _ text: @escaping @Sendable () -> String) {
@@ -282,7 +282,7 @@ package struct SiteRenderer {
                 model.feedArticlePage(article, path: path, into: &hasher)
                 return hasher.finish()
             }, render: { () throws(TemplateError) in
-                try templates.render("article", model.articlePage(article, root: root))
+                try templates.renderData("article", model.articlePage(article, root: root))
             }))
             pages.append(path)
         }
@@ -304,7 +304,7 @@ package struct SiteRenderer {
             for (suffix, write) in writers {
                 let path = list.feedPath + suffix
                 jobs.append(Job(path, carrying: known[path], fingerprint: { digest.fingerprint(for: suffix) },
-                                render: { write(list, context) }))
+                                render: { Data(write(list, context).utf8) }))
             }
         }
         file(SitePaths.opml) { OPMLWriter.write(model.opmlOutlines(), context: context) }

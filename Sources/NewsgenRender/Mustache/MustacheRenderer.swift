@@ -1,3 +1,5 @@
+import Foundation
+
 /// A theme's templates, each parsed once, rendered into bytes.
 ///
 /// Names are split when a template is parsed, values are typed (`TemplateValue`), and text is
@@ -15,19 +17,18 @@ struct MustacheLibrary: Sendable {
     func has(_ name: String) -> Bool { templates[name] != nil }
 
     /// The template `name` rendered with `value`; `nil` when there is no such template.
-    func render(_ value: TemplateValue, template name: String) -> [UInt8]? {
+    func render(_ value: TemplateValue, template name: String) -> Data? {
         guard let nodes = templates[name] else { return nil }
         var renderer = MustacheRenderer(templates: templates)
         var stack = [value]
-        renderer.output.reserveCapacity(16 * 1024)
         renderer.render(nodes, stack: &stack, indentation: [], inherited: nil)
-        return renderer.output
+        return renderer.output.data()
     }
 }
 
-private struct MustacheRenderer {
+private struct MustacheRenderer: ~Copyable {
     let templates: [String: [MustacheNode]]
-    var output: [UInt8] = []
+    var output = OutputBuffer(capacity: 16 * 1024)
 
     init(templates: [String: [MustacheNode]]) {
         self.templates = templates
@@ -45,11 +46,11 @@ private struct MustacheRenderer {
             let nodeStart = output.count
             let indents = !indentation.isEmpty && endsLine(since: start)
             defer {
-                if indents, output.count > nodeStart { output.insert(contentsOf: indentation, at: nodeStart) }
+                if indents, output.count > nodeStart { output.insert(indentation, at: nodeStart) }
             }
             switch node {
             case .text(let bytes):
-                output.append(contentsOf: bytes)
+                output.append(bytes)
             case .variable(let name, let escaped):
                 guard let value = lookup(name, in: stack) else { continue }
                 write(value, escaped: escaped)
@@ -120,12 +121,12 @@ private struct MustacheRenderer {
         case .string(let string):
             var string = string
             string.withUTF8 { bytes in
-                if escaped { Self.escape(bytes, into: &output) } else { output.append(contentsOf: bytes) }
+                if escaped { Self.escape(bytes, into: &output) } else { output.append(bytes) }
             }
         case .int(let number):
-            output.append(contentsOf: String(number).utf8)
+            output.append(String(number))
         case .bool(let flag):
-            output.append(contentsOf: (flag ? "true" : "false").utf8)
+            output.append(flag ? "true" : "false")
         case .list, .lazyList, .object, .null:
             // A list or an object has no text of its own.
             return
@@ -135,7 +136,7 @@ private struct MustacheRenderer {
     /// HTML-escapes UTF-8 bytes: `&`, `<`, `>`, `"` and `'`, as swift-mustache did. Every other
     /// byte, multi-byte sequences included, is copied as it is (the five are ASCII, and no byte
     /// of a multi-byte sequence is ASCII).
-    static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout OutputBuffer) {
         var start = 0
         for index in 0..<bytes.count {
             let replacement: StaticString
@@ -147,11 +148,11 @@ private struct MustacheRenderer {
             case UInt8(ascii: "'"): replacement = "&#39;"
             default: continue
             }
-            if index > start { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index])) }
-            output.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+            if index > start { output.append(UnsafeBufferPointer(rebasing: bytes[start..<index])) }
+            output.append(replacement)
             start = index + 1
         }
-        if bytes.count > start { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count])) }
+        if bytes.count > start { output.append(UnsafeBufferPointer(rebasing: bytes[start..<bytes.count])) }
     }
 
     /// The value `name` reads: `.` is the current item; `a.b` finds `a` in the nearest item
