@@ -122,7 +122,11 @@ public struct Build: Sendable {
         let made: Publisher.Staging
         do { made = try publisher.makeStaging(reusingPrevious: true) } catch { throw BuildError(.publish(error)) }
         let staging = made.folder
-        let writer = StagingWriter(staging: staging, output: config.output, reused: made.reused)
+        // The previous site, when it is the one its record describes, is pruned without reading its folders.
+        let record = manifest.map(Manifest.previousSiteLocation(manifest:))
+        let listing = made.reused ? record.flatMap { Manifest.load(from: $0, output: publisher.previousSite) } : nil
+        if made.reused, let record { try? FileManager.default.removeItem(at: record) }
+        let writer = StagingWriter(staging: staging, output: config.output, reused: made.reused, listing: listing)
         let rendered: Render.Output
         do {
             rendered = try await clock.run(Render(templates: templates, carrying: previous?.carry,
@@ -149,6 +153,9 @@ public struct Build: Sendable {
         options.progress?.begin(.writing, total: site.paths.count)
         let inodes = previous?.manifest.files.mapValues(\.inode) ?? [:]
         let staged = try await clock.run(Write(publisher: publisher, writer: writer, publishedInodes: inodes), site)
+        if made.reused {
+            logger.debug("staged in the previous site, pruned \(writer.keptFromPrevious.fromRecord ? "from its record" : "by reading its folders")")
+        }
         let setAside: URL?
         do {
             // Rendered files were checked as they were made. Carried files were checked when they
@@ -164,8 +171,13 @@ public struct Build: Sendable {
             publisher.discard(staged.folder)
             throw error
         }
-        // The previous site is kept (never served) for the next build to update in place.
-        if let setAside { await publisher.keepForNextBuild(setAside) }
+        // The previous site is kept (never served) for the next build to update in place, with
+        // its record: the manifest it was published with, when the output was found as recorded.
+        if let setAside, await publisher.keepForNextBuild(setAside), let record, let previous, previous.isIntact {
+            let recorded = Manifest(output: publisher.previousSite, files: previous.manifest.files, folders: previous.manifest.folders)
+            // Without it, the next build reads the previous site's folders instead: nothing to warn of.
+            try? recorded.save(to: record)
+        }
         if let manifest {
             // Carried files are the previous site's own, linked: recorded as they were, not stat-ed again.
             var carried: [String: Manifest.Entry] = [:]

@@ -85,4 +85,33 @@ struct PreviousSiteTests {
         #expect(!again.timings.contains { $0.stage == .publish }, "the output is exactly what the manifest recorded")
     }
 
+
+    @Test("the previous site as it was published is pruned from its record, without reading its folders; one changed since is read folder by folder")
+    func prunedFromRecord() async throws {
+        let site = try Site()
+        try await site.build()
+        try Self.edit(site, "Harbour cranes return to the old port, at last")
+        try await site.build()
+        let record = Manifest.previousSiteLocation(manifest: site.manifest)
+        #expect(FileManager.default.fileExists(atPath: record.path), "the replaced site's record is kept beside the manifest")
+
+        try Self.edit(site, "Harbour cranes return")
+        let (logger, log) = TestSupport.recordingLogger()
+        try await site.build(logger: logger)
+        #expect(log.all.contains { $0.contains("staged in the previous site, pruned from its record") }, "\(log.all)")
+        #expect(try await site.referenceBuild() == (try TestSupport.fileBytes(below: site.output)))
+
+        // A file added deep in the previous site moves its folder's time: the record no longer describes it.
+        let spare = Publisher(output: site.output).previousSite
+        let folder = try #require(FileManager.default.enumerator(atPath: spare.appendingPathComponent("articles").path)?
+            .compactMap { $0 as? String }.first { !$0.contains("/") })
+        try Data("stray".utf8).write(to: spare.appendingPathComponent("articles").appendingPathComponent(folder).appendingPathComponent("stray.txt"))
+        try Self.edit(site, "Harbour cranes leave")
+        let (again, againLog) = TestSupport.recordingLogger()
+        try await site.build(logger: again)
+        #expect(againLog.all.contains { $0.contains("staged in the previous site, pruned by reading its folders") }, "\(againLog.all)")
+        let after = try TestSupport.fileBytes(below: site.output)
+        #expect(!after.keys.contains { $0.hasSuffix("stray.txt") })
+        #expect(try await site.referenceBuild() == after)
+    }
 }

@@ -73,6 +73,13 @@ package struct Manifest: Sendable, Equatable {
         cache.deletingPathExtension().appendingPathExtension("manifest")
     }
 
+    /// Where the record of the previous site (the one the last publish replaced, kept beside
+    /// the output for the next build to stage in) lives, given the manifest's location: the
+    /// manifest that site was published with.
+    package static func previousSiteLocation(manifest: URL) -> URL {
+        manifest.deletingPathExtension().appendingPathExtension("previous.manifest")
+    }
+
     /// The manifest at `file`, or `nil` when there is none or it cannot be used (another
     /// format, unreadable, another output folder): the build then renders everything.
     package static func load(from file: URL, output: URL) -> Manifest? {
@@ -115,6 +122,12 @@ package struct Manifest: Sendable, Equatable {
         return Comparison(manifest: self, carry: CarryIndex(fingerprints: fingerprints), isIntact: intact)
     }
 
+    /// Whether the site at `root` (which may have been renamed since) is, name for name, the
+    /// one recorded: every recorded folder is still the folder recorded, with its time.
+    package func describes(_ root: String) -> Bool {
+        foldersAreIntact(below: root)
+    }
+
     /// Whether each recorded folder is still the folder recorded, with the time it was
     /// published with: then no name in it was added, removed or renamed since.
     private func foldersAreIntact(below root: String) -> Bool {
@@ -138,6 +151,7 @@ package struct Manifest: Sendable, Equatable {
         var files: [String: Entry] = [:]
         files.reserveCapacity(fingerprints.count)
         var folderPaths: Set<String> = [""]
+        var unexamined = false
         let root = output.path
         for (path, fingerprint) in fingerprints {
             var end = path.utf8.lastIndex(of: UInt8(ascii: "/"))
@@ -150,11 +164,16 @@ package struct Manifest: Sendable, Equatable {
                 files[path] = entry
                 continue
             }
-            guard let disk = stat(root + "/" + path) else { continue }
+            guard let disk = stat(root + "/" + path) else {
+                unexamined = true
+                continue
+            }
             files[path] = Entry(fingerprint: fingerprint, inode: disk.inode, size: disk.size, modified: disk.modified)
         }
-        var folders: [String: Folder]? = [:]
-        for path in folderPaths {
+        // A file that is there but could not be examined would be a name the record does not
+        // list: without folders, the record is never taken for the whole of the site.
+        var folders: [String: Folder]? = unexamined ? nil : [:]
+        for path in folderPaths where folders != nil {
             guard let folder = folderStat(path.isEmpty ? root : root + "/" + path) else {
                 folders = nil
                 break

@@ -144,13 +144,17 @@ package struct Publisher: Sendable {
 
     /// Keeps `folder` (the site a swap replaced, or a staging folder that was not published) as
     /// the previous site the next build starts from; one that cannot be kept is removed.
-    package func keepForNextBuild(_ folder: URL) async {
+    /// Returns whether it was kept.
+    @discardableResult
+    package func keepForNextBuild(_ folder: URL) async -> Bool {
         if FileManager.default.fileExists(atPath: previousSite.path) {
             await removeTree(previousSite, what: "an earlier site")
         }
         if rename(folder.path, previousSite.path) != 0 {
             await removeTree(folder, what: "the previous site")
+            return false
         }
+        return true
     }
 
     /// A new, empty staging folder next to the output (same file system, so the swap is a rename).
@@ -267,14 +271,23 @@ package struct Publisher: Sendable {
     package struct Kept: Sendable {
         package var files: [String: UInt64] = [:]
         package var folders: Set<String> = []
+        /// Whether the folder's record was used instead of reading its folders.
+        package var fromRecord = false
     }
 
     /// Removes from a reused staging folder every entry the new site does not have: files not
     /// in `files`, folders that hold none of them, and anything that is neither a regular file
     /// nor a folder. Runs before anything is written there, so no file stands where a folder is
     /// needed (or the other way round). Returns what was kept.
+    ///
+    /// `listing`, when given, is what the folder held when it was published (the manifest of
+    /// that site): when every folder it records still has the inode and modification time
+    /// recorded, no name in any of them was added, removed or renamed since, so the listing is
+    /// what the folders hold and none is read (reading the 10,000 folders of a site took a
+    /// write stage 0.14 s, and 0.3–0.5 s when the kernel had dropped them from its caches).
+    /// Otherwise every folder is read.
     @discardableResult
-    static func prune(_ root: String, keeping files: Set<String>) -> Kept {
+    static func prune(_ root: String, keeping files: Set<String>, listing: Manifest? = nil) -> Kept {
         var folders: Set<String> = []
         for path in files {
             var end = path.utf8.lastIndex(of: UInt8(ascii: "/"))
@@ -283,6 +296,9 @@ package struct Publisher: Sendable {
                 guard folders.insert(folder).inserted else { break }
                 end = folder.utf8.lastIndex(of: UInt8(ascii: "/"))
             }
+        }
+        if let listing, let recorded = listing.folders, listing.describes(root) {
+            return prune(root, keeping: files, folders: folders, files: listing.files.mapValues(\.inode), recorded: recorded)
         }
         var kept = Kept()
         var pending = [""]
@@ -299,6 +315,29 @@ package struct Publisher: Sendable {
                 case .folder: try? FileManager.default.removeItem(atPath: root + "/" + path)
                 case .file, .other: _ = unlink(root + "/" + path)
                 }
+            }
+        }
+        return kept
+    }
+
+    /// `prune` from a listing known to be what the folder holds: `listed` its files with their
+    /// inodes (the marker, unlisted, is always kept), `recorded` its folders.
+    private static func prune(_ root: String, keeping files: Set<String>, folders: Set<String>,
+                              files listed: [String: UInt64], recorded: [String: Manifest.Folder]) -> Kept {
+        var kept = Kept(fromRecord: true)
+        for (path, inode) in listed {
+            if files.contains(path) {
+                kept.files[path] = inode
+            } else {
+                _ = unlink(root + "/" + path)
+            }
+        }
+        // Outermost first: removing a folder removes what is below it.
+        for path in recorded.keys.sorted(by: { $0.utf8.count < $1.utf8.count }) where !path.isEmpty {
+            if folders.contains(path) {
+                kept.folders.insert(path)
+            } else if FileManager.default.fileExists(atPath: root + "/" + path) {
+                try? FileManager.default.removeItem(atPath: root + "/" + path)
             }
         }
         return kept

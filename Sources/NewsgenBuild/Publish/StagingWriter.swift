@@ -28,6 +28,8 @@ package final class StagingWriter: @unchecked Sendable {
     private let publishedPath: String?
     private let queueLimit: Int
     private let reused: Bool
+    /// What a reused folder held when it was published, if recorded (`Publisher.prune`).
+    private let listing: Manifest?
 
     // Guarded by `condition`.
     private let condition = NSCondition()
@@ -50,9 +52,10 @@ package final class StagingWriter: @unchecked Sendable {
 
     /// Starts the writing thread for `staging` (`reused` when it holds a previous site); files
     /// whose bytes equal the file at the same path below `output` are linked to it.
-    package init(staging: URL, output: URL, reused: Bool = false, queueLimit: Int = StagingWriter.defaultQueueLimit) {
+    package init(staging: URL, output: URL, reused: Bool = false, listing: Manifest? = nil, queueLimit: Int = StagingWriter.defaultQueueLimit) {
         self.staging = staging
         self.reused = reused
+        self.listing = reused ? listing : nil
         stagingPath = staging.path
         var isFolder: ObjCBool = false
         publishedPath = FileManager.default.fileExists(atPath: output.path, isDirectory: &isFolder) && isFolder.boolValue ? output.path : nil
@@ -133,7 +136,7 @@ package final class StagingWriter: @unchecked Sendable {
             let file: OutputFile
             switch work {
             case .prune(let paths):
-                let kept = Publisher.prune(stagingPath, keeping: paths)
+                let kept = Publisher.prune(stagingPath, keeping: paths, listing: listing)
                 condition.withLock { self.kept = kept }
                 continue
             case .write(let next):
