@@ -12,12 +12,7 @@ import NewsgenTestSupport
 struct FeedFingerprintTests {
     typealias Inputs = PageFingerprintTests.Inputs
 
-    /// Every feed of the site with its bytes and fingerprint, rendered with nothing carried.
-    static func feeds(_ inputs: Inputs, carrying: [String: Fingerprint]? = nil) async throws -> RenderedSite {
-        let templates = try await TemplateSet.load(folder: TestSupport.repository.appendingPathComponent("Templates"), builtInIfMissing: false)
-        return try await SiteRenderer(templates: templates, content: inputs.content).render(carrying: carrying.map { CarryIndex(fingerprints: $0) })
-    }
-
+    /// Whether a path is one of the site's feeds (search.json is not).
     static func isFeed(_ path: String) -> Bool {
         path.hasPrefix("feeds/") || [".rss", ".atom", ".json"].contains { path.hasSuffix($0) } && path != SitePaths.searchIndex
     }
@@ -29,8 +24,8 @@ struct FeedFingerprintTests {
     func shown(_ change: String) async throws {
         let before = try Inputs()
         let after = try #require(try before.changed(change), "no such change: \(change)")
-        let old = try await Self.feeds(before)
-        let new = try await Self.feeds(after)
+        let old = try await PageFingerprintTests.site(before)
+        let new = try await PageFingerprintTests.site(after)
         let oldBytes = Dictionary(uniqueKeysWithValues: old.files.filter { Self.isFeed($0.path) }.map { ($0.path, $0.data) })
         let newBytes = Dictionary(uniqueKeysWithValues: new.files.filter { Self.isFeed($0.path) }.map { ($0.path, $0.data) })
         let changed = Set(newBytes.keys.filter { newBytes[$0] != oldBytes[$0] })
@@ -38,7 +33,7 @@ struct FeedFingerprintTests {
         for path in changed {
             #expect(new.fingerprints[path] != old.fingerprints[path], "\(path) shows \(change) differently")
         }
-        let incremental = try await Self.feeds(after, carrying: old.fingerprints)
+        let incremental = try await PageFingerprintTests.site(after, carrying: old.fingerprints)
         let rendered = Set(incremental.files.map(\.path).filter(Self.isFeed))
         #expect(changed.isSubset(of: rendered), "every feed that shows \(change) differently is written again")
         for file in incremental.files where Self.isFeed(file.path) {

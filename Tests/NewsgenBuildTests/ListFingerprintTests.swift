@@ -13,11 +13,6 @@ import NewsgenTestSupport
 struct ListFingerprintTests {
     typealias Inputs = PageFingerprintTests.Inputs
 
-    static func site(_ inputs: Inputs, carrying: [String: Fingerprint]? = nil) async throws -> RenderedSite {
-        let templates = try await TemplateSet.load(folder: TestSupport.repository.appendingPathComponent("Templates"), builtInIfMissing: false)
-        return try await SiteRenderer(templates: templates, content: inputs.content).render(carrying: carrying.map { CarryIndex(fingerprints: $0) })
-    }
-
     /// The pages that list stories in rows: not a story's own page, not a feed or an index.
     static func isList(_ path: String) -> Bool {
         path.hasSuffix(".html") && !path.hasPrefix("articles/")
@@ -38,8 +33,8 @@ struct ListFingerprintTests {
             before.savedAt = PageFingerprintTests.now.addingTimeInterval(-3 * 86_400)
         }
         let after = try #require(try before.changed(change), "no such change: \(change)")
-        let old = try await Self.site(before)
-        let new = try await Self.site(after)
+        let old = try await PageFingerprintTests.site(before)
+        let new = try await PageFingerprintTests.site(after)
         let oldBytes = Dictionary(uniqueKeysWithValues: old.files.map { ($0.path, $0.data) })
         let newBytes = Dictionary(uniqueKeysWithValues: new.files.map { ($0.path, $0.data) })
         let changed = Set(newBytes.keys.filter { newBytes[$0] != oldBytes[$0] })
@@ -49,7 +44,7 @@ struct ListFingerprintTests {
         for path in changed {
             #expect(new.fingerprints[path] != old.fingerprints[path], "\(path) shows \(change) differently")
         }
-        let incremental = try await Self.site(after, carrying: old.fingerprints)
+        let incremental = try await PageFingerprintTests.site(after, carrying: old.fingerprints)
         #expect(changed.isSubset(of: Set(incremental.files.map(\.path))), "every file that shows \(change) differently is rendered again")
         for file in incremental.files {
             #expect(file.data == newBytes[file.path], "\(file.path) is what a full render gives")

@@ -98,10 +98,16 @@ struct PageFingerprintTests {
         var fingerprint: Fingerprint? { fingerprints[path] }
     }
 
-    static func render(_ inputs: Inputs, carrying: [String: Fingerprint]? = nil) async throws -> (page: Rendered, carried: Bool) {
+    /// Every file of the site made from `inputs`, with nothing carried or carrying the files
+    /// whose published fingerprints are given (the page, list and feed tests share it).
+    static func site(_ inputs: Inputs, carrying: [String: Fingerprint]? = nil) async throws -> RenderedSite {
         let templates = try await TemplateSet.load(folder: TestSupport.repository.appendingPathComponent("Templates"), builtInIfMissing: false)
+        return try await SiteRenderer(templates: templates, content: inputs.content).render(carrying: carrying.map { CarryIndex(fingerprints: $0) })
+    }
+
+    static func render(_ inputs: Inputs, carrying: [String: Fingerprint]? = nil) async throws -> (page: Rendered, carried: Bool) {
         let content = inputs.content
-        let site = try await SiteRenderer(templates: templates, content: content).render(carrying: carrying.map { CarryIndex(fingerprints: $0) })
+        let site = try await Self.site(inputs, carrying: carrying)
         let path = SitePaths.file(forPage: try #require(SiteModelBuilder(content: content).articlePath(inputs.article)))
         let carried = site.carried.contains(path)
         let bytes = carried ? Data() : try #require(site.files.first { $0.path == path }?.data)
