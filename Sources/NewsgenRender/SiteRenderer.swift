@@ -232,7 +232,7 @@ package struct SiteRenderer {
             hasher.add(template)
             jobs.append(Job(page: file, carrying: known[file], fingerprint: hasher,
                             render: { TemplateSet.values(of: build(root)) },
-                            with: { values throws(TemplateError) in try templates.renderData(template, values: values) }))
+                            with: { values throws(TemplateError) in try templates.render(template, values: values) }))
             pages.append(path)
         }
         func file(_ path: String, _ text: @escaping @Sendable () -> String) {
@@ -282,7 +282,7 @@ package struct SiteRenderer {
                 model.feedArticlePage(article, path: path, into: &hasher)
                 return hasher.finish()
             }, render: { () throws(TemplateError) in
-                try templates.renderData("article", model.articlePage(article, root: root))
+                try templates.render("article", model.articlePage(article, root: root))
             }))
             pages.append(path)
         }

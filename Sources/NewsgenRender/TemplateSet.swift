@@ -163,13 +163,9 @@ package struct TemplateSet: Sendable {
         try TemplateNames(sources: sources, models: SiteRenderer.pageModels).check()
     }
 
-    func render<Content>(_ name: String, _ page: Page<Content>) throws(TemplateError) -> String {
+    /// The bytes of the template `name` rendered for `page`, as its file holds them.
+    func render<Content>(_ name: String, _ page: Page<Content>) throws(TemplateError) -> Data {
         try render(name, values: Self.values(of: page))
-    }
-
-    /// The page's bytes, as a file holds them.
-    func renderData<Content>(_ name: String, _ page: Page<Content>) throws(TemplateError) -> Data {
-        try renderData(name, values: Self.values(of: page))
     }
 
     /// What a template is given for `page`: a `TemplateValue`, as `Any` so that the renderer's
@@ -178,13 +174,8 @@ package struct TemplateSet: Sendable {
         TemplateValues.convert(page)
     }
 
-    /// Renders the template `name` with values from `values(of:)`.
-    func render(_ name: String, values: Any) throws(TemplateError) -> String {
-        String(decoding: try renderData(name, values: values), as: UTF8.self)
-    }
-
     /// The bytes of the template `name` rendered with values from `values(of:)`.
-    func renderData(_ name: String, values: Any) throws(TemplateError) -> Data {
+    func render(_ name: String, values: Any) throws(TemplateError) -> Data {
         let value = values as? TemplateValue ?? TemplateValues.convert(values)
         guard let output = library.render(value, template: name) else {
             throw TemplateError(origin, "\(name).mustache is missing")

@@ -13,7 +13,6 @@ enum TemplateValues {
         case let bool as Bool: return .bool(bool)
         case let number as Int: return .int(number)
         case let rows as ArticleRows: return .lazyList(rows.templateList)
-        case let rows as [ArticleRow]: return .list(rows.map { .object($0.templateObject) })
         case let array as [Any]: return .list(array.map(convert).filter { if case .null = $0 { false } else { true } })
         default: break
         }

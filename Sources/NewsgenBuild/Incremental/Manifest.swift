@@ -150,16 +150,11 @@ package struct Manifest: Sendable, Equatable {
                                   carried: [String: Entry] = [:]) -> Manifest {
         var files: [String: Entry] = [:]
         files.reserveCapacity(fingerprints.count)
-        var folderPaths: Set<String> = [""]
+        var folderPaths = Publisher.folders(holding: fingerprints.keys)
+        folderPaths.insert("")
         var unexamined = false
         let root = output.path
         for (path, fingerprint) in fingerprints {
-            var end = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-            while let slash = end {
-                let folder = String(path[..<slash])
-                guard folderPaths.insert(folder).inserted else { break }
-                end = folder.utf8.lastIndex(of: UInt8(ascii: "/"))
-            }
             if let entry = carried[path], entry.fingerprint == fingerprint {
                 files[path] = entry
                 continue

@@ -288,15 +288,7 @@ package struct Publisher: Sendable {
     /// Otherwise every folder is read.
     @discardableResult
     static func prune(_ root: String, keeping files: Set<String>, listing: Manifest? = nil) -> Kept {
-        var folders: Set<String> = []
-        for path in files {
-            var end = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-            while let slash = end {
-                let folder = String(path[..<slash])
-                guard folders.insert(folder).inserted else { break }
-                end = folder.utf8.lastIndex(of: UInt8(ascii: "/"))
-            }
-        }
+        let folders = Self.folders(holding: files)
         if let listing, let recorded = listing.folders, listing.describes(root) {
             return prune(root, keeping: files, folders: folders, files: listing.files.mapValues(\.inode), recorded: recorded)
         }
@@ -318,6 +310,21 @@ package struct Publisher: Sendable {
             }
         }
         return kept
+    }
+
+    /// The folders that relative `paths` stand in, with their parents: "a/b/c.html" gives "a"
+    /// and "a/b".
+    static func folders(holding paths: some Sequence<String>) -> Set<String> {
+        var folders: Set<String> = []
+        for path in paths {
+            var end = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+            while let slash = end {
+                let folder = String(path[..<slash])
+                guard folders.insert(folder).inserted else { break }
+                end = folder.utf8.lastIndex(of: UInt8(ascii: "/"))
+            }
+        }
+        return folders
     }
 
     /// `prune` from a listing known to be what the folder holds: `listed` its files with their
@@ -466,41 +473,6 @@ package struct Publisher: Sendable {
     /// Whether the output's marker file is the one newsgen writes.
     package func holdsMarker() -> Bool {
         FileManager.default.contents(atPath: output.appendingPathComponent(Self.markerName).path) == Self.marker.data
-    }
-
-    /// Whether the output holds exactly `paths` and the marker as regular files (and the folders
-    /// they need), with nothing else: no other file, folder or link. The files' contents are the
-    /// caller's to check (the manifest's inode, size and time); the marker's bytes are checked here.
-    package func holdsExactly(_ paths: Set<String>) -> Bool {
-        guard holdsMarker() else { return false }
-        var folders: Set<String> = [""]
-        for path in paths {
-            var folder = (path as NSString).deletingLastPathComponent
-            while !folder.isEmpty, folders.insert(folder).inserted {
-                folder = (folder as NSString).deletingLastPathComponent
-            }
-        }
-        var seenFiles = 0
-        var seenFolders = 0
-        var pending = [""]
-        while let folder = pending.popLast() {
-            seenFolders += 1
-            guard let entries = Self.entries(of: folder.isEmpty ? output.path : output.path + "/" + folder) else { return false }
-            for (name, kind, _) in entries {
-                let path = folder.isEmpty ? name : folder + "/" + name
-                switch kind {
-                case .folder:
-                    guard folders.contains(path) else { return false }
-                    pending.append(path)
-                case .file:
-                    guard paths.contains(path) || path == Self.markerName else { return false }
-                    seenFiles += 1
-                case .other:
-                    return false
-                }
-            }
-        }
-        return seenFiles == paths.count + (paths.contains(Self.markerName) ? 0 : 1) && seenFolders == folders.count
     }
 
     private enum EntryKind { case file, folder, other }

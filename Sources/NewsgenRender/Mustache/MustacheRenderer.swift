@@ -58,25 +58,17 @@ private struct MustacheRenderer: ~Copyable {
                 guard let value = lookup(name, in: stack) else { continue }
                 switch value {
                 case .list(let items):
-                    for item in items {
-                        stack.append(item)
-                        render(body, stack: &stack, indentation: indentation, inherited: inherited)
-                        stack.removeLast()
-                    }
+                    for item in items { render(body, inside: item, stack: &stack, indentation: indentation, inherited: inherited) }
                 case .lazyList(let list):
                     for index in 0..<list.count {
-                        stack.append(list.item(index))
-                        render(body, stack: &stack, indentation: indentation, inherited: inherited)
-                        stack.removeLast()
+                        render(body, inside: list.item(index), stack: &stack, indentation: indentation, inherited: inherited)
                     }
                 case .bool(let flag):
                     if flag { render(body, stack: &stack, indentation: indentation, inherited: inherited) }
                 case .null:
                     continue
                 case .string, .int, .object:
-                    stack.append(value)
-                    render(body, stack: &stack, indentation: indentation, inherited: inherited)
-                    stack.removeLast()
+                    render(body, inside: value, stack: &stack, indentation: indentation, inherited: inherited)
                 }
             case .inverted(let name, let body):
                 let value = lookup(name, in: stack)
@@ -106,6 +98,14 @@ private struct MustacheRenderer: ~Copyable {
                 continue
             }
         }
+    }
+
+    /// Renders a section's `body` with `item` on top of the context stack.
+    private mutating func render(_ body: [MustacheNode], inside item: TemplateValue, stack: inout [TemplateValue],
+                                 indentation: [UInt8], inherited: [String: [MustacheNode]]?) {
+        stack.append(item)
+        render(body, stack: &stack, indentation: indentation, inherited: inherited)
+        stack.removeLast()
     }
 
     /// The output since `start` ends with "\n" (and not "\r\n": one character to swift-mustache,
