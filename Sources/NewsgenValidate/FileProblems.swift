@@ -23,6 +23,14 @@ struct FileProblems {
         add(rule, message, line: line, column: column)
     }
 
+    /// libxml2's well-formedness errors: a character XML forbids gets its own rule.
+    mutating func add(syntax diagnostics: [XMLDiagnostic]) {
+        for diagnostic in diagnostics {
+            add(diagnostic.isForbiddenCharacter ? .xmlForbiddenChar : .xmlWellFormed, diagnostic.message,
+                line: diagnostic.line, column: diagnostic.column)
+        }
+    }
+
     /// A problem at a byte offset (JSON).
     mutating func add(_ rule: ValidationRule, _ message: String, offset: Int) {
         let (line, column) = source.position(ofOffset: offset)

@@ -28,10 +28,7 @@ struct PageRules {
             }
         }
         guard syntax.isEmpty else {
-            for diagnostic in syntax {
-                problems.add(diagnostic.isForbiddenCharacter ? .xmlForbiddenChar : .xmlWellFormed, diagnostic.message,
-                             line: diagnostic.line, column: diagnostic.column)
-            }
+            problems.add(syntax: syntax)
             return
         }
         guard let root = walk.root else { return }

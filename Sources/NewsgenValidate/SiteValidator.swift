@@ -153,13 +153,12 @@ public enum SiteValidator {
             case .failure(let error): problems.add(rule, error.description, line: 0, column: 0)
             }
         }
-        // A sitemap's rules count the root's children; the schema checked the rest.
-        let depth = kind == .sitemap ? 1 : nil
-        let checked = data.withUnsafeBytes { LibXML.check($0, url: problems.path, schema: schema, depth: depth) }
-        for diagnostic in checked.syntax {
-            problems.add(diagnostic.isForbiddenCharacter ? .xmlForbiddenChar : .xmlWellFormed, diagnostic.message,
-                         line: diagnostic.line, column: diagnostic.column)
+        if kind == .sitemap {
+            SitemapRules.check(data, schema: schema, into: &problems)
+            return
         }
+        let checked = data.withUnsafeBytes { LibXML.check($0, url: problems.path, schema: schema) }
+        problems.add(syntax: checked.syntax)
         if let rule = kind.schemaRule {
             SchemaMessages.report(checked.schema, as: rule, into: &problems)
         }
@@ -168,22 +167,22 @@ public enum SiteValidator {
         switch kind {
         case .rss: feed.checkRSS(root, into: &problems)
         case .atom: feed.checkAtom(root, into: &problems)
-        case .sitemap: SitemapRules.check(root, into: &problems)
         default: break
         }
     }
 
+    /// A JSON Feed is read into a tree for its rules; other JSON (the search index, every story
+    /// of the site) is only checked to be JSON, without holding a tree of it.
     private static func checkJSON(_ data: Data, kind: FileKind, context: Context, into problems: inout FileProblems) {
-        let root: JSONNode
         do {
-            root = try JSONDocument.parse(data)
+            if kind == .jsonFeed {
+                let root = try JSONDocument.parse(data)
+                JSONFeedRules(feed: FeedRules(path: problems.path, baseURL: context.baseURL)).check(root, into: &problems)
+            } else {
+                try JSONDocument.check(data)
+            }
         } catch {
             problems.add(.jsonWellFormed, "not valid JSON: \(error.message)", offset: error.offset)
-            return
-        }
-        if kind == .jsonFeed {
-            JSONFeedRules(feed: FeedRules(path: problems.path, baseURL: context.baseURL)).check(root, into: &problems)
         }
     }
 }
-

@@ -114,12 +114,31 @@ package struct JSONDocument {
         return try result.get()
     }
 
+    /// Checks that `data` is JSON by the same rules as `parse(_:)`, without keeping a tree: the
+    /// search index of a large site is a JSON file of every story, whose tree would be the
+    /// largest thing a build holds.
+    package static func check(_ data: Data) throws(JSONSyntaxProblem) {
+        let problem: JSONSyntaxProblem? = data.withUnsafeBytes { bytes in
+            var parser = JSONDocument(bytes: bytes, keepsTree: false)
+            do throws(JSONSyntaxProblem) {
+                _ = try parser.document()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let problem { throw problem }
+    }
+
     private let bytes: UnsafeRawBufferPointer
+    /// False when only checking: objects and arrays are read but their contents are dropped.
+    private let keepsTree: Bool
     private var index = 0
     private var depth = 0
 
-    private init(bytes: UnsafeRawBufferPointer) {
+    private init(bytes: UnsafeRawBufferPointer, keepsTree: Bool = true) {
         self.bytes = bytes
+        self.keepsTree = keepsTree
     }
 
     private mutating func document() throws(JSONSyntaxProblem) -> JSONNode {
@@ -200,6 +219,7 @@ package struct JSONDocument {
         try nested { (parser: inout JSONDocument) throws(JSONSyntaxProblem) -> JSONNode.Value in
             parser.index += 1
             var members: [JSONNode.Member] = []
+            var count = 0
             parser.skipWhitespace()
             if parser.current == UInt8(ascii: "}") {
                 parser.index += 1
@@ -207,7 +227,7 @@ package struct JSONDocument {
             }
             while true {
                 parser.skipWhitespace()
-                if !members.isEmpty, parser.current == UInt8(ascii: "}") {
+                if count > 0, parser.current == UInt8(ascii: "}") {
                     throw parser.problem("expected another member after ','; JSON allows no trailing comma")
                 }
                 guard parser.current == UInt8(ascii: "\"") else {
@@ -220,7 +240,9 @@ package struct JSONDocument {
                 }
                 parser.index += 1
                 parser.skipWhitespace()
-                members.append(JSONNode.Member(key: key, value: try parser.value()))
+                let member = JSONNode.Member(key: key, value: try parser.value())
+                if parser.keepsTree { members.append(member) }
+                count += 1
                 parser.skipWhitespace()
                 switch parser.current {
                 case UInt8(ascii: ","): parser.index += 1
@@ -235,6 +257,7 @@ package struct JSONDocument {
         try nested { (parser: inout JSONDocument) throws(JSONSyntaxProblem) -> JSONNode.Value in
             parser.index += 1
             var elements: [JSONNode] = []
+            var count = 0
             parser.skipWhitespace()
             if parser.current == UInt8(ascii: "]") {
                 parser.index += 1
@@ -242,10 +265,12 @@ package struct JSONDocument {
             }
             while true {
                 parser.skipWhitespace()
-                if !elements.isEmpty, parser.current == UInt8(ascii: "]") {
+                if count > 0, parser.current == UInt8(ascii: "]") {
                     throw parser.problem("expected another element after ','; JSON allows no trailing comma")
                 }
-                elements.append(try parser.value())
+                let element = try parser.value()
+                if parser.keepsTree { elements.append(element) }
+                count += 1
                 parser.skipWhitespace()
                 switch parser.current {
                 case UInt8(ascii: ","): parser.index += 1

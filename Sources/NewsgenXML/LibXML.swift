@@ -32,10 +32,8 @@ package enum LibXML {
     }
 
     /// Parses our own output strictly (no recovery) and, when it is well-formed, validates it
-    /// against `schema` and copies its tree, all from one parse. `depth` limits the copy: 1 copies
-    /// the root and its children without theirs (a sitemap of 50,000 URLs, whose rules count the
-    /// root's children, would otherwise hold a copy of every `<loc>` beside libxml2's own tree).
-    package static func check(_ bytes: UnsafeRawBufferPointer, url: String, schema: RelaxNGSchema?, depth: Int? = nil) -> CheckedDocument {
+    /// against `schema` and copies its tree, all from one parse.
+    package static func check(_ bytes: UnsafeRawBufferPointer, url: String, schema: RelaxNGSchema?) -> CheckedDocument {
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue
             | XML_PARSE_BIG_LINES.rawValue)
         let syntax = DiagnosticCollector()
@@ -47,7 +45,7 @@ package enum LibXML {
                 if let schema {
                     collecting(into: validity) { schema.validate(document, into: validity) }
                 }
-                root = xmlDocGetRootElement(document).map { copyElement($0, depth: 0, limit: depth.map { min($0, maximumDepth) } ?? maximumDepth) }
+                root = xmlDocGetRootElement(document).map { copyElement($0, depth: 0) }
             }
         }
         return CheckedDocument(
@@ -64,7 +62,29 @@ package enum LibXML {
     /// memory of its deepest path. Returns the well-formedness errors (warnings dropped); after
     /// the first, nothing more is visited.
     package static func scanElements(_ bytes: UnsafeRawBufferPointer, url: String, visit: (XMLElement, Int) -> Void) -> [XMLDiagnostic] {
-        guard let base = bytes.baseAddress, !bytes.isEmpty else { return [] }
+        checkStreaming(bytes, url: url, schema: nil, depth: .max, visit: visit).syntax
+    }
+
+    /// What a streaming check of one of our own documents found.
+    package struct StreamedDocument: Sendable {
+        /// Well-formedness errors (warnings dropped); after the first, nothing more was read.
+        package var syntax: [XMLDiagnostic]
+        /// Where the document breaks the schema; empty when it matches, when no schema was given,
+        /// or when the document is not well-formed (a schema is not checked against a broken tree).
+        package var schema: [XMLDiagnostic]
+    }
+
+    /// Reads one of our own documents strictly with libxml2's streaming reader, validating it
+    /// against `schema` as it goes, and calls `visit` for each element down to `depth` (0 is the
+    /// root) as its start tag is read. No tree is built: a sitemap of 50,000 URLs takes the memory
+    /// of one `<url>`, where `check(_:url:schema:)` would hold libxml2's tree and its copy.
+    package static func checkStreaming(
+        _ bytes: UnsafeRawBufferPointer, url: String, schema: RelaxNGSchema?, depth limit: Int,
+        visit: (XMLElement, Int) -> Void
+    ) -> StreamedDocument {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            return StreamedDocument(syntax: [XMLDiagnostic(line: 1, column: 1, message: "Document is empty", severity: .fatal)], schema: [])
+        }
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue
             | XML_PARSE_BIG_LINES.rawValue)
         let collector = DiagnosticCollector()
@@ -74,13 +94,25 @@ package enum LibXML {
             }
             defer { xmlFreeTextReader(reader) }
             xmlTextReaderSetStructuredErrorHandler(reader, recordError, Unmanaged.passUnretained(collector).toOpaque())
+            if let schema, !schema.streamValidation(by: reader) {
+                collector.append(XMLDiagnostic(line: 0, column: 0, message: "libxml2 could not start a RELAX NG validation",
+                                               severity: .error, isValidity: true))
+            }
             let elementType = Int32(XML_READER_TYPE_ELEMENT.rawValue)
             while xmlTextReaderRead(reader) == 1 {
-                guard xmlTextReaderNodeType(reader) == elementType, let node = xmlTextReaderCurrentNode(reader) else { continue }
-                visit(shallowElement(node), Int(xmlTextReaderDepth(reader)))
+                guard xmlTextReaderNodeType(reader) == elementType else { continue }
+                let depth = Int(xmlTextReaderDepth(reader))
+                guard depth <= limit, let node = xmlTextReaderCurrentNode(reader) else { continue }
+                visit(shallowElement(node), depth)
+            }
+            if schema != nil, xmlTextReaderIsValid(reader) == 0,
+               !collector.diagnostics.contains(where: { $0.isValidity && $0.severity != .warning }) {
+                collector.append(XMLDiagnostic(line: 0, column: 0, message: "does not match the schema", severity: .error, isValidity: true))
             }
         }
-        return collector.diagnostics.filter { $0.severity != .warning }
+        let errors = collector.diagnostics.filter { $0.severity != .warning }
+        let syntax = errors.filter { !$0.isValidity }
+        return StreamedDocument(syntax: syntax, schema: syntax.isEmpty ? errors.filter(\.isValidity) : [])
     }
 
     /// An element's name, namespace, attributes and line, without its content.
@@ -134,6 +166,11 @@ package enum LibXML {
         }
 
         deinit { xmlRelaxNGFree(schema) }
+
+        /// Has `reader` validate what it reads against this schema; false when libxml2 refused.
+        fileprivate func streamValidation(by reader: xmlTextReaderPtr) -> Bool {
+            xmlTextReaderRelaxNGSetSchema(reader, schema) == 0
+        }
 
         /// Validates a parsed document; every validity error goes to `collector`.
         fileprivate func validate(_ document: xmlDocPtr, into collector: DiagnosticCollector) {
@@ -229,7 +266,8 @@ package enum LibXML {
             }
             // Validity errors point at a node: keep its name, so that a column can be found.
             var element: String?
-            if error.domain == Int32(XML_FROM_RELAXNGV.rawValue), let node = error.node {
+            let isValidity = error.domain == Int32(XML_FROM_RELAXNGV.rawValue)
+            if isValidity, let node = error.node {
                 let node = node.assumingMemoryBound(to: xmlNode.self)
                 if node.pointee.type == XML_ELEMENT_NODE { element = LibXML.string(node.pointee.name) }
             }
@@ -239,7 +277,8 @@ package enum LibXML {
                 message: message.trimmedWhitespace,
                 severity: severity,
                 element: element,
-                isForbiddenCharacter: error.domain == Int32(XML_FROM_PARSER.rawValue) && error.code == Int32(XML_ERR_INVALID_CHAR.rawValue)
+                isForbiddenCharacter: error.domain == Int32(XML_FROM_PARSER.rawValue) && error.code == Int32(XML_ERR_INVALID_CHAR.rawValue),
+                isValidity: isValidity
             ))
         }
     }
@@ -250,7 +289,7 @@ package enum LibXML {
         URL(string: url)?.scheme == nil ? nil : url
     }
 
-    private static func copyElement(_ node: xmlNodePtr, depth: Int, base: String? = nil, limit: Int = maximumDepth) -> XMLElement {
+    private static func copyElement(_ node: xmlNodePtr, depth: Int, base: String? = nil) -> XMLElement {
         var element = XMLElement(
             name: string(node.pointee.name) ?? "",
             namespace: node.pointee.ns.flatMap { string($0.pointee.href) },
@@ -272,12 +311,12 @@ package enum LibXML {
         if let declared = element.attribute("base", in: Namespace.xml) {
             element.base = XMLElement.resolve(declared, against: base) ?? declared
         }
-        guard depth < limit else { return element }
+        guard depth < maximumDepth else { return element }
         var child = node.pointee.children
         while let current = child {
             switch current.pointee.type {
             case XML_ELEMENT_NODE:
-                element.nodes.append(.element(copyElement(current, depth: depth + 1, base: element.base, limit: limit)))
+                element.nodes.append(.element(copyElement(current, depth: depth + 1, base: element.base)))
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let text = string(current.pointee.content) { element.appendText(text) }
             case XML_ENTITY_REF_NODE:

@@ -129,14 +129,20 @@ package struct XMLDiagnostic: Sendable, Hashable, CustomStringConvertible {
     public var element: String?
     /// The document holds a character XML forbids (or bytes that are not UTF-8).
     public var isForbiddenCharacter: Bool
+    /// A schema's validity error, not a well-formedness one.
+    public var isValidity: Bool
 
-    package init(line: Int, column: Int, message: String, severity: Severity, element: String? = nil, isForbiddenCharacter: Bool = false) {
+    package init(
+        line: Int, column: Int, message: String, severity: Severity, element: String? = nil,
+        isForbiddenCharacter: Bool = false, isValidity: Bool = false
+    ) {
         self.line = line
         self.column = column
         self.message = message
         self.severity = severity
         self.element = element
         self.isForbiddenCharacter = isForbiddenCharacter
+        self.isValidity = isValidity
     }
 
     public var description: String { "\(line):\(column): \(message)" }

@@ -178,6 +178,21 @@ struct RuleTests {
         }
     }
 
+    @Test("JSON that is not a feed (the search index) is checked as JSON: what is not JSON is a problem at its place")
+    func otherJSON() async throws {
+        let site = try Self.fixtureSite()
+        let index = site.appendingPathComponent("search.json")
+        try (#"[{"title": "A", "url": "a/"},"# + "\n" + #" {"title": "B" "url": "b/"}]"#).write(to: index, atomically: true, encoding: .utf8)
+        let report = await SiteValidator.validate(directory: site)
+        #expect(report.problems.map(\.description) == [
+            "search.json:2:16: json-well-formed: not valid JSON: expected ',' or '}' after an object member, found '\"'",
+        ])
+        try (#"[{"title": "A", "url": "a/"},"# + "\n" + #" {"title": "B", "url": "b/"}]"#).write(to: index, atomically: true, encoding: .utf8)
+        let fixed = await SiteValidator.validate(directory: site)
+        #expect(fixed.problems.isEmpty, "\(fixed.problems)")
+        #expect(fixed.filesChecked == 10)
+    }
+
     @Test("every rule has a file that breaks it")
     func everyRuleIsCovered() {
         let covered = Set(Self.cases.map(\.rule)).union([.fileUnreadable])

@@ -8,27 +8,51 @@ import NewsgenTestSupport
 /// The RELAX NG schemas, run directly through libxml2.
 @Suite("RELAX NG schemas")
 struct SchemaTests {
+    /// Sitemaps are checked while streaming (`SitemapRules`); the other formats from a tree.
     func schemaMessages(_ kind: FileKind, _ text: String) throws -> [String] {
         let schema = try #require(try Schemas.compiled[kind]?.get())
+        if kind == .sitemap {
+            let streamed = Data(text.utf8).withUnsafeBytes { LibXML.checkStreaming($0, url: "test.xml", schema: schema, depth: 0) { _, _ in } }
+            #expect(streamed.syntax.isEmpty, "\(streamed.syntax)")
+            return streamed.schema.map(\.message)
+        }
         let checked = Data(text.utf8).withUnsafeBytes { LibXML.check($0, url: "test.xml", schema: schema) }
         #expect(checked.syntax.isEmpty, "\(checked.syntax)")
         return checked.schema.map(\.message)
     }
 
-    @Test("a copy limited to depth 1 holds the root's children without theirs, and the document is still checked whole")
-    func shallowCopy() throws {
+    @Test("a streaming check finds what a check of the tree finds, and visits elements only down to its depth", arguments: [
+        SchemaTests.sitemap,
+        SchemaTests.sitemapIndex,
+        #"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url><url><lastmod>2026-11-21</lastmod></url></urlset>"#,
+        #"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc><lastmod>yesterday</lastmod></url></urlset>"#,
+        #"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>/relative/</loc><priority>2</priority></url></urlset>"#,
+        #"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc><extra/></url></urlset>"#,
+        #"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>"#,
+        #"<urlset><url><loc>https://a.example/</loc></url></urlset>"#,
+        #"<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url></sitemapindex>"#,
+    ])
+    func streaming(_ text: String) throws {
         let schema = try #require(try Schemas.compiled[.sitemap]?.get())
-        let text = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://a.example/</loc></url><url><lastmod>2026-11-21</lastmod></url></urlset>
-            """
-        let shallow = Data(text.utf8).withUnsafeBytes { LibXML.check($0, url: "sitemap.xml", schema: schema, depth: 1) }
-        let root = try #require(shallow.root)
-        #expect(root.children.map(\.name) == ["url", "url"])
-        #expect(root.children.allSatisfy { $0.children.isEmpty }, "no grandchildren copied")
-        #expect(!shallow.schema.isEmpty, "the second <url> has no <loc>: the schema saw the whole document")
-        let whole = Data(text.utf8).withUnsafeBytes { LibXML.check($0, url: "sitemap.xml", schema: schema) }
-        #expect(whole.root?.children.first?.children.map(\.name) == ["loc"])
+        let tree = Data(text.utf8).withUnsafeBytes { LibXML.check($0, url: "sitemap.xml", schema: schema) }
+        var visited: [String] = []
+        let streamed = Data(text.utf8).withUnsafeBytes {
+            LibXML.checkStreaming($0, url: "sitemap.xml", schema: schema, depth: 1) { element, depth in visited.append("\(depth) \(element.name)") }
+        }
+        #expect(streamed.syntax.isEmpty && tree.syntax.isEmpty)
+        #expect(streamed.schema.isEmpty == tree.schema.isEmpty, "stream: \(streamed.schema), tree: \(tree.schema)")
+        let root = try #require(tree.root)
+        #expect(visited == ["0 \(root.name)"] + root.children.map { "1 \($0.name)" })
+    }
+
+    @Test("a streaming check of a document that is not well-formed reports its syntax, not the schema")
+    func streamingBroken() throws {
+        let schema = try #require(try Schemas.compiled[.sitemap]?.get())
+        for text in [#"<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>x</loc></url>"#, ""] {
+            let streamed = Data(text.utf8).withUnsafeBytes { LibXML.checkStreaming($0, url: "sitemap.xml", schema: schema, depth: 1) { _, _ in } }
+            #expect(!streamed.syntax.isEmpty, "\(text)")
+            #expect(streamed.schema.isEmpty, "\(streamed.schema)")
+        }
     }
 
     @Test("the embedded schemas are the .rng files, byte for byte")

@@ -64,6 +64,24 @@ struct JSONDocumentTests {
             #expect(error.offset == offset, "\(text): \(error)")
             #expect(error.message == message || error.message.hasPrefix(message), "\(text): \(error.message)")
         }
+        // A check without a tree refuses it the same way.
+        do {
+            try JSONDocument.check(Data(text.utf8))
+            Issue.record("check accepted \(text)")
+        } catch {
+            #expect(error.offset == offset && error.message.hasPrefix(message), "check: \(text): \(error)")
+        }
+    }
+
+    @Test("a check without a tree accepts what parsing accepts", arguments: [
+        #" {"a": [1, -2.5e3, 0, true, false, null], "s": "x\"\\\/\u00e9", "o": {}, "e": []} "#,
+        "[[[[]]], {\"a\": {\"b\": [1, {}]}}]",
+        "\u{FEFF}\"bom\"",
+        "0",
+    ])
+    func checked(_ text: String) throws {
+        _ = try parse(text)
+        try JSONDocument.check(Data(text.utf8))
     }
 
     @Test("a problem knows its line and column, counting characters")
