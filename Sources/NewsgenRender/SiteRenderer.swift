@@ -241,7 +241,7 @@ package struct SiteRenderer {
 
         // The search index first: the largest single job of a site (every story), so that it
         // runs beside the pages rather than alone after them.
-        file(SitePaths.searchIndex) { model.searchIndex() }
+        jobs.append(Job(file: SitePaths.searchIndex, carrying: known[SitePaths.searchIndex]) { model.searchIndex() })
         page(SitePaths.headlinesPage, template: "headlines") { model.headlinesPage(root: $0) }
         page(SitePaths.sourcesPage, template: "sources") { model.sourcesPage(root: $0) }
         for source in content.sources {

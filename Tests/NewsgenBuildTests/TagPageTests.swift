@@ -174,4 +174,42 @@ struct TagPageTests {
         #expect(site.paths.contains("articles/\(page)/index.html"))
         #expect(articles[1]["x"] == nil, "no summary, no key")
     }
+
+    /// search.json's shape, as a decoder reads it and `JSONEncoder` writes it.
+    struct SearchIndex: Codable {
+        struct Entry: Codable {
+            var t: String
+            var p: String?
+            var u: String?
+            var s: Int?
+            var g: [Int]?
+            var d: String?
+            var x: String?
+        }
+        var version: Int
+        var updated: String?
+        var sources: [String]
+        var tags: [String]
+        var articles: [Entry]
+    }
+
+    @Test("search.json is, byte for byte, what JSONEncoder writes for its values: quotes, backslashes, control characters, slashes and any script")
+    func searchIndexBytes() async throws {
+        let awkward = ["quote \" back\\slash / slash </script>", "tab\tline\nreturn\r bell\u{07} \u{01}\u{1F}\u{08}\u{0C} del\u{7F}",
+                       "é 日本 👩‍👩‍👧 \u{2028}\u{2029} e\u{301}", "", " ", "\\u0041"]
+        var stories = awkward.enumerated().map { number, text in
+            Self.story(number + 1, number % 2 == 0 ? "wire" : "other", "Title \(text)", tags: [text, "Tag \(text)"], summary: text)
+        }
+        stories.append(Article(id: "undated", sourceID: "wire", title: "Undated \"story\"", url: "https://wire.example/a?b=\"c\"&d=/e"))
+        let site = try await render(stories)
+        let data = try #require(site.files.first { $0.path == "search.json" }?.data)
+        let index = try JSONDecoder().decode(SearchIndex.self, from: data)
+        #expect(index.articles.count == stories.count)
+        #expect(Set(index.articles.map(\.t)) == Set(stories.map(\.title)), "every title reads back as written")
+        #expect(index.articles.allSatisfy { $0.p != nil } && index.articles.filter { $0.d == nil }.map(\.t) == ["Undated \"story\""])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let reference = try encoder.encode(index) + Data("\n".utf8)
+        #expect(String(decoding: data, as: UTF8.self) == String(decoding: reference, as: UTF8.self))
+    }
 }
