@@ -8,6 +8,9 @@
 #if defined(__linux__)
 #include <sys/syscall.h>
 #endif
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 /// Atomically exchanges two paths (Linux renameat2 with RENAME_EXCHANGE).
 /// Returns 0 on success, -1 with errno set otherwise (ENOSYS or EINVAL where the
@@ -31,6 +34,24 @@ static inline int newsgen_sync_file_system(int fd) {
     (void)fd;
     sync();
     return 0;
+#endif
+}
+
+/// glibc: blocks of `bytes` or more get pages of their own, returned to the system when freed
+/// (a fixed threshold, where glibc would raise it as large blocks are freed). Elsewhere nothing.
+static inline void newsgen_set_mmap_threshold(int bytes) {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, bytes);
+#else
+    (void)bytes;
+#endif
+}
+
+/// glibc: hands the pages that are wholly free in every arena back to the system (malloc_trim).
+/// Elsewhere nothing.
+static inline void newsgen_return_free_pages(void) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
 #endif
 }
 

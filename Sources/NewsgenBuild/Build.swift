@@ -85,6 +85,7 @@ public struct Build: Sendable {
     /// Runs the stages in order; the first that fails stops the build, and nothing is published.
     public func run() async throws(BuildError) -> BuildReport {
         let started = now()
+        Memory.returnLargeBlocks()
         let publisher = Publisher(output: config.output, logger: logger)
         // Refuse before any work: the output must be a folder of its own that newsgen may replace.
         do { try config.checkOutputOverlaps() } catch { throw BuildError(.config(error)) }

@@ -1,0 +1,22 @@
+import CNewsgenShims
+
+/// How a build asks the C allocator to give memory back to the system.
+///
+/// A large build frees a lot at once (the feeds' parse trees once read, pages of tens of
+/// megabytes once written), and glibc's allocator keeps what is freed for reuse: at 100,000
+/// articles the process held about 590 MiB at its peak for a heap of 325 MB. Elsewhere than
+/// glibc these do nothing.
+enum Memory {
+    /// Blocks of 128 KiB or more get pages of their own, returned when freed. glibc starts at
+    /// that threshold but raises it as such blocks are freed (up to 32 MiB), after which a large
+    /// page's buffer comes from the heap and its memory stays with the process once freed.
+    static func returnLargeBlocks() {
+        newsgen_set_mmap_threshold(128 * 1024)
+    }
+
+    /// Hands the pages that are wholly free back to the system, in every arena: after a stage,
+    /// whose garbage the next would otherwise sit on.
+    static func returnFreePages() {
+        newsgen_return_free_pages()
+    }
+}
