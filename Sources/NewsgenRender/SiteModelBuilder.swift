@@ -426,11 +426,14 @@ final class SiteModelBuilder: Sendable {
             for raw in Self.tagNames(of: article) {
                 let slug = Slug.make(raw)
                 let name = slug.isEmpty ? raw : tagNames[slug] ?? raw
-                let index = metIndex[name] ?? {
+                let index: Int32
+                if let known = metIndex[name] {
+                    index = known
+                } else {
+                    index = Int32(met.count)
                     met.append(name)
-                    metIndex[name] = Int32(met.count - 1)
-                    return Int32(met.count - 1)
-                }()
+                    metIndex[name] = index
+                }
                 if !indices.contains(index) { indices.append(index) }
             }
             return indices

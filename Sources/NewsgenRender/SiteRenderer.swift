@@ -149,9 +149,9 @@ package struct SiteRenderer {
         /// An article page, made from what every article page shares (`ArticlePages`): nine
         /// in ten files of a site, so its job holds only its path and its story's number, not
         /// closures of its own (at 100,000 stories those were 50 MB).
-        init(article path: String, number: Int, pages: ArticlePages) {
-            self.path = path
-            make = { () throws(TemplateError) in try pages.make(number, file: path) }
+        init(article page: String, number: Int, pages: ArticlePages) {
+            path = SitePaths.file(forPage: page)
+            make = { () throws(TemplateError) in try pages.make(number, page: page) }
         }
 
         /// A page: its fingerprint is that of the template's values (with newsgen's version and
@@ -277,7 +277,7 @@ package struct SiteRenderer {
         let articlePages = ArticlePages(model: model, templates: templates, published: known, base: base)
         for (number, article) in model.articlesWithPages.enumerated() {
             guard let path = model.articlePath(article) else { continue }
-            jobs.append(Job(article: SitePaths.file(forPage: path), number: number, pages: articlePages))
+            jobs.append(Job(article: path, number: number, pages: articlePages))
             pages.append(path)
         }
 
@@ -334,16 +334,15 @@ package struct SiteRenderer {
             self.base = hasher
         }
 
-        /// The page of the `number`th article with a page, at `file`: its fingerprint, and its
+        /// The page of the `number`th article with a page, at `page`: its fingerprint, and its
         /// bytes unless the published file has that fingerprint.
-        func make(_ number: Int, file: String) throws(TemplateError) -> (Fingerprint, Data?) {
+        func make(_ number: Int, page: String) throws(TemplateError) -> (Fingerprint, Data?) {
             let article = model.articlesWithPages[number]
-            let path = model.articlePath(article) ?? ""
             var hasher = base
-            model.feedArticlePage(article, path: path, into: &hasher)
+            model.feedArticlePage(article, path: page, into: &hasher)
             let fingerprint = hasher.finish()
-            if fingerprint == published[file] { return (fingerprint, nil) }
-            return (fingerprint, try templates.render("article", model.articlePage(article, root: SitePaths.root(fromPage: path))))
+            if fingerprint == published[SitePaths.file(forPage: page)] { return (fingerprint, nil) }
+            return (fingerprint, try templates.render("article", model.articlePage(article, root: SitePaths.root(fromPage: page))))
         }
     }
 

@@ -12,19 +12,21 @@ enum SitemapRules {
     /// held as a tree.
     static func check(_ data: Data, schema: LibXML.RelaxNGSchema?, into problems: inout FileProblems) {
         var root: XMLElement?
+        var entry: String?
         var count = 0
         let checked = data.withUnsafeBytes { bytes in
             LibXML.checkStreaming(bytes, url: problems.path, schema: schema, depth: 1) { element, depth in
                 if depth == 0 {
                     root = element
-                } else if element.name == entry(of: root) {
+                    entry = Self.entry(of: element)
+                } else if element.name == entry {
                     count += 1
                 }
             }
         }
         problems.add(syntax: checked.syntax)
         SchemaMessages.report(checked.schema, as: .sitemapSchema, into: &problems)
-        guard checked.syntax.isEmpty, let root, let entry = entry(of: root), count > limit else { return }
+        guard checked.syntax.isEmpty, let root, let entry, count > limit else { return }
         let what = entry == "url"
             ? "a sitemap may list at most \(limit); split it into sitemaps listed by a sitemap index"
             : "a sitemap index may list at most \(limit) sitemaps"
@@ -32,8 +34,8 @@ enum SitemapRules {
     }
 
     /// The element a sitemap (`url`) or a sitemap index (`sitemap`) lists.
-    private static func entry(of root: XMLElement?) -> String? {
-        switch root?.name {
+    private static func entry(of root: XMLElement) -> String? {
+        switch root.name {
         case "urlset": "url"
         case "sitemapindex": "sitemap"
         default: nil
