@@ -16,8 +16,15 @@ struct TemplateValuesTests {
             title: "t", href: "h", page: "p", summary: "s", author: "a", sourceName: "n", sourceHref: "sh", outlet: "o",
             time: time, image: "i", favorite: true, readLater: false, lead: true, level: 3, savedAt: time, note: "no"
         )
+        let tag = TagLink(name: "n", href: "h", linked: true)
+        let content = ArticleContent(article: row, categories: ["c"], tags: [tag], hasTags: true, url: "u", domain: "d", body: "<p>b</p>")
+        let site = SiteModel(title: "t", description: "d", language: "en", version: "v")
+        let page = Page(site: site, title: "t", heading: "h", intro: "i", root: "../", canonical: "c",
+                        nav: [NavItem(title: "t", href: "h", current: true, section: false)],
+                        feeds: [FeedLinkModel(label: "l", title: "t", href: "h", type: "ty")], updated: time, content: content)
         let values: [any TemplateConvertible] = [
             time, row, NavItem(title: "t", href: "h", current: true, section: false), FeedLinkModel(label: "l", title: "t", href: "h", type: "ty"),
+            tag, content, site, page,
         ]
         for value in values {
             #expect(value.templateObject.names == labels(value), "\(type(of: value))")
