@@ -36,27 +36,51 @@ struct SiteFiles: Sendable {
 
     /// Resolves a reference found on the page at `page` (a path relative to the root).
     /// Query and fragment are ignored, percent-escapes decoded, and a folder means its index.html.
+    ///
+    /// Read as UTF-8 bytes: every page of a site holds dozens of links, and reading them as
+    /// Characters (and `contains("%")`, which went through NSString) was most of checking a page.
     func resolve(_ reference: String, from page: String) -> Target {
-        // Pages hold thousands of links; most are absolute, so the cheap tests come first.
         var reference = reference
-        if reference.first?.isWhitespace == true || reference.last?.isWhitespace == true {
+        if let first = reference.utf8.first, let last = reference.utf8.last, Self.mayBeWhitespace(first) || Self.mayBeWhitespace(last) {
             reference = reference.trimmedWhitespace
         }
-        if reference.isEmpty || reference.hasPrefix("#") || reference.hasPrefix("?") { return .none }
-        if reference.hasPrefix("//") { return .none }
+        return reference.withUTF8 { resolve(utf8: $0, from: page) }
+    }
+
+    /// Whether a byte may begin or end white space: ASCII white space, or any byte of a
+    /// multi-byte character (which `trimmedWhitespace` then looks at as a scalar).
+    private static func mayBeWhitespace(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte)
+    }
+
+    private static let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+
+    private func resolve(utf8 reference: UnsafeBufferPointer<UInt8>, from page: String) -> Target {
+        let hash = UInt8(ascii: "#"), question = UInt8(ascii: "?")
+        // Pages hold thousands of links; most are absolute, so the cheap tests come first.
+        guard let first = reference.first, first != hash, first != question else { return .none }
+        if reference.count > 1 && first == Self.slash && reference[1] == Self.slash { return .none }
         if let scheme = Self.scheme(of: reference) { return .external(scheme: scheme) }
-        let rawPath = String(reference.prefix { $0 != "?" && $0 != "#" })
-        if rawPath.isEmpty { return .none }
-        guard let path = rawPath.contains("%") ? rawPath.removingPercentEncoding : rawPath else { return .missing(rawPath) }
+        let end = reference.firstIndex { $0 == question || $0 == hash } ?? reference.endIndex
+        let path = UnsafeBufferPointer(rebasing: reference[..<end])
+        if path.isEmpty { return .none }
+        guard path.contains(UInt8(ascii: "%")) else { return resolve(path: path, from: page) }
+        let rawPath = String(decoding: path, as: UTF8.self)
+        guard var decoded = rawPath.removingPercentEncoding else { return .missing(rawPath) }
+        return decoded.withUTF8 { resolve(path: $0, from: page) }
+    }
+
+    /// Resolves a path without query, fragment or percent-escapes.
+    private func resolve(path: UnsafeBufferPointer<UInt8>, from page: String) -> Target {
+        let slash = Self.slash, dot = Self.dot
         // The target is built in one byte buffer: pages hold thousands of relative links, and a
         // String per path component made this the largest part of validating a page.
-        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
         var target: [UInt8] = []
-        target.reserveCapacity(page.utf8.count + path.utf8.count)
-        if path.utf8.first != slash, let end = page.utf8.lastIndex(of: slash) {
+        target.reserveCapacity(page.utf8.count + path.count)
+        if path.first != slash, let end = page.utf8.lastIndex(of: slash) {
             target.append(contentsOf: page.utf8[..<end])
         }
-        for component in path.utf8.split(separator: slash, omittingEmptySubsequences: true) {
+        for component in path.split(separator: slash, omittingEmptySubsequences: true) {
             if component.count == 1 && component.first == dot { continue }
             if component.count == 2 && component.allSatisfy({ $0 == dot }) {
                 if target.isEmpty { return .outside }
@@ -67,17 +91,32 @@ struct SiteFiles: Sendable {
             target.append(contentsOf: component)
         }
         var resolved = String(decoding: target, as: UTF8.self)
-        let namesFolder = path.hasSuffix("/") || path.hasSuffix("/.") || path.hasSuffix("/..") || path == "." || path == ".."
-        if namesFolder || directories.contains(resolved) {
+        if Self.namesFolder(path) || directories.contains(resolved) {
             resolved = resolved.isEmpty ? "index.html" : resolved + "/index.html"
         }
         return files.contains(resolved) ? .file(resolved) : .missing(resolved)
     }
 
+    /// Whether a path names a folder by its form: it ends in "/", "/." or "/..", or is "." or "..".
+    private static func namesFolder(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        var dots = 0
+        for byte in path.reversed() {
+            if byte == slash { return true }
+            guard byte == dot, dots < 2 else { return false }
+            dots += 1
+        }
+        return dots > 0
+    }
+
     /// The scheme of an absolute URL (`[A-Za-z][A-Za-z0-9+.-]*:`), lowercased.
     static func scheme(of reference: String) -> String? {
+        var reference = reference
+        return reference.withUTF8 { scheme(of: $0) }
+    }
+
+    private static func scheme(of reference: UnsafeBufferPointer<UInt8>) -> String? {
         var length = 0
-        for byte in reference.utf8 {
+        for byte in reference {
             if byte == UInt8(ascii: ":") { break }
             let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
             let isOther = (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
@@ -85,7 +124,7 @@ struct SiteFiles: Sendable {
             guard isLetter || (length > 0 && isOther) else { return nil }
             length += 1
         }
-        guard length > 0, length < reference.utf8.count else { return nil }
-        return String(reference.utf8.prefix(length))?.lowercased()
+        guard length > 0, length < reference.count else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: reference[..<length]), as: UTF8.self).lowercased()
     }
 }

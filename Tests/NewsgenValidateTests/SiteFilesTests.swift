@@ -25,6 +25,21 @@ struct SiteFilesTests {
         ("MAILTO:desk@example.org", "index.html", .external(scheme: "mailto")),
         ("javascript:alert(1)", "index.html", .external(scheme: "javascript")),
         ("//cdn.example.com/x.js", "index.html", .none),
+        // White space around a link is not part of it, ASCII or not.
+        (" sources/\n", "index.html", .file("sources/index.html")),
+        ("\u{2003}../assets/style.css\u{00A0}", "sources/index.html", .file("assets/style.css")),
+        // A folder by its form: a last "." or ".." component; three dots name a file.
+        ("sources/bbc/..", "index.html", .file("sources/index.html")),
+        ("sources/.", "index.html", .file("sources/index.html")),
+        (".", "sources/index.html", .file("sources/index.html")),
+        ("..", "sources/bbc/index.html", .file("sources/index.html")),
+        ("...", "index.html", .missing("...")),
+        // An escape that does not decode leaves the path as written; names need not be ASCII.
+        ("%zz", "index.html", .missing("%zz")),
+        ("sources/caf%C3%A9/", "index.html", .missing("sources/café/index.html")),
+        ("sources/café/#x", "index.html", .missing("sources/café/index.html")),
+        ("?#", "index.html", .none),
+        ("/", "sources/index.html", .file("index.html")),
     ])
     func resolve(_ reference: String, _ page: String, _ target: SiteFiles.Target) {
         #expect(site.resolve(reference, from: page) == target)
