@@ -17,13 +17,14 @@ struct PageRules {
 
     /// Reads the page once with libxml2's streaming reader (no tree is built: an archive page of
     /// thousands of stories would otherwise be held twice, as libxml2's tree and as a copy) and
-    /// checks every element as its start tag is read. A page that is not well-formed gets its
-    /// syntax errors only, as a tree could not have been checked.
+    /// checks every element as its start tag is read, reading in place only the names and
+    /// attributes the rules look at. A page that is not well-formed gets its syntax errors only,
+    /// as a tree could not have been checked.
     func check(_ data: Data, into problems: inout FileProblems) {
         var rulesFound = problems
         var walk = Walk()
         let syntax = data.withUnsafeBytes { bytes in
-            LibXML.scanElements(bytes, url: path) { element, depth in
+            LibXML.scanElementViews(bytes, url: path) { element, depth in
                 walk.visit(element, depth: depth, rules: self, problems: &rulesFound)
             }
         }
@@ -65,6 +66,7 @@ struct PageRules {
     }
 
     /// One pass over every element, in document order, as the reader meets their start tags.
+    /// Elements are copied (`ElementView.element`) only when kept for a later rule or reported.
     private struct Walk {
         var root: XMLElement?
         /// The root's first `<head>` and `<body>` children, and the head's first `<meta charset>`.
@@ -80,67 +82,72 @@ struct PageRules {
         var line = 0
         var onLine: [String: Int] = [:]
 
-        mutating func visit(_ element: XMLElement, depth: Int, rules: PageRules, problems: inout FileProblems) {
-            if element.line != line {
-                line = element.line
+        mutating func visit(_ element: ElementView, depth: Int, rules: PageRules, problems: inout FileProblems) {
+            let elementLine = element.line
+            if elementLine != line {
+                line = elementLine
                 onLine.removeAll(keepingCapacity: true)
             }
-            let occurrence = onLine[element.name, default: 0]
-            onLine[element.name] = occurrence + 1
+            let name = element.name
+            let occurrence = onLine[name, default: 0]
+            onLine[name] = occurrence + 1
 
             switch depth {
             case 0:
-                root = element
-                rules.checkRoot(element, into: &problems)
+                let copy = element.element
+                root = copy
+                rules.checkRoot(copy, into: &problems)
             case 1:
-                inFirstHead = element.name == "head" && head == nil
-                if inFirstHead { head = element }
-                if element.name == "body" && body == nil { body = element }
-            case 2 where inFirstHead && charset == nil && element.name == "meta" && element.attribute("charset") != nil:
-                charset = element
+                inFirstHead = name == "head" && head == nil
+                if inFirstHead { head = element.element }
+                if name == "body" && body == nil { body = element.element }
+            case 2 where inFirstHead && charset == nil && name == "meta" && element.hasAttribute("charset"):
+                charset = element.element
             default: break
             }
-            switch element.name {
-            case "h1": h1s.append((element, occurrence))
-            case "img" where element.attribute("alt") == nil:
-                problems.add(.htmlImgAlt, "<img src=\"\(element.attribute("src") ?? "")\"> has no alt attribute (use alt=\"\" for a decorative image)", at: element, occurrence: occurrence)
+            switch name {
+            case "h1": h1s.append((element.element, occurrence))
+            case "img" where !element.hasAttribute("alt"):
+                problems.add(.htmlImgAlt, "<img src=\"\(element.attribute("src") ?? "")\"> has no alt attribute (use alt=\"\" for a decorative image)", at: element.element, occurrence: occurrence)
             case "link" where !hasFeedLink:
                 hasFeedLink = rules.isWorkingFeedLink(element)
             default: break
             }
             if let id = element.attribute("id") {
                 if let first = ids[id] {
-                    problems.add(.htmlUniqueID, "id \"\(id)\" is used again (first on line \(first))", at: element, occurrence: occurrence)
+                    problems.add(.htmlUniqueID, "id \"\(id)\" is used again (first on line \(first))", at: element.element, occurrence: occurrence)
                 } else {
-                    ids[id] = element.line
+                    ids[id] = elementLine
                 }
             }
             // A form's action too: the masthead's search box sends its words to search/.
-            for attribute in ["href", "src", "action"] {
-                guard let reference = element.attribute(attribute) else { continue }
-                rules.checkLink(reference, attribute: attribute, on: element, occurrence: occurrence, into: &problems)
-            }
+            rules.checkLink("href", of: element, occurrence: occurrence, into: &problems)
+            rules.checkLink("src", of: element, occurrence: occurrence, into: &problems)
+            rules.checkLink("action", of: element, occurrence: occurrence, into: &problems)
         }
     }
 
-    private func checkLink(_ reference: String, attribute: String, on element: XMLElement, occurrence: Int, into problems: inout FileProblems) {
-        switch site.resolve(reference, from: path) {
+    /// Checks where the attribute `attribute` of `element` leads, when it has one.
+    private func checkLink(_ attribute: StaticString, of element: ElementView, occurrence: Int, into problems: inout FileProblems) {
+        guard let target = element.withAttribute(attribute, { site.resolve($0, from: path) }) else { return }
+        let reference = { element.attribute(attribute) ?? "" }
+        switch target {
         case .none, .file:
             break
         case .external(let scheme):
             if !Self.allowedSchemes.contains(scheme) {
-                problems.add(.htmlLinkScheme, "\(attribute)=\"\(Self.shortened(reference))\" uses the \(scheme): scheme; pages link only to http(s), mailto: or files of the site", at: element, occurrence: occurrence)
+                problems.add(.htmlLinkScheme, "\(attribute)=\"\(Self.shortened(reference()))\" uses the \(scheme): scheme; pages link only to http(s), mailto: or files of the site", at: element.element, occurrence: occurrence)
             }
         case .missing(let target):
-            problems.add(.htmlLocalLink, "\(attribute)=\"\(reference)\" leads to \(target), which is not in the output", at: element, occurrence: occurrence)
+            problems.add(.htmlLocalLink, "\(attribute)=\"\(reference())\" leads to \(target), which is not in the output", at: element.element, occurrence: occurrence)
         case .outside:
-            problems.add(.htmlLocalLink, "\(attribute)=\"\(reference)\" leads outside the site", at: element, occurrence: occurrence)
+            problems.add(.htmlLocalLink, "\(attribute)=\"\(reference())\" leads outside the site", at: element.element, occurrence: occurrence)
         }
     }
 
     /// A `<link rel="alternate">` of a feed type whose href is a file of the site (relative, or
     /// absolute under the known baseURL).
-    private func isWorkingFeedLink(_ link: XMLElement) -> Bool {
+    private func isWorkingFeedLink(_ link: ElementView) -> Bool {
         guard let rel = link.attribute("rel"),
               rel.lowercased().split(whereSeparator: \.isWhitespace).contains("alternate"),
               let type = link.attribute("type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased(),

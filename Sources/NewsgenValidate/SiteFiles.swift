@@ -47,6 +47,14 @@ struct SiteFiles: Sendable {
         return reference.withUTF8 { resolve(utf8: $0, from: page) }
     }
 
+    /// Resolves a reference given as its UTF-8 bytes, as `resolve(_:from:)` does.
+    func resolve(_ reference: UnsafeBufferPointer<UInt8>, from page: String) -> Target {
+        if let first = reference.first, let last = reference.last, Self.mayBeWhitespace(first) || Self.mayBeWhitespace(last) {
+            return resolve(String(decoding: reference, as: UTF8.self), from: page)
+        }
+        return resolve(utf8: reference, from: page)
+    }
+
     /// Whether a byte may begin or end white space: ASCII white space, or any byte of a
     /// multi-byte character (which `trimmedWhitespace` then looks at as a scalar).
     private static func mayBeWhitespace(_ byte: UInt8) -> Bool {

@@ -65,6 +65,13 @@ package enum LibXML {
         checkStreaming(bytes, url: url, schema: nil, depth: .max, visit: visit).syntax
     }
 
+    /// `scanElements`, handing `visit` each element as libxml2's reader holds it: a check reads
+    /// the names and attributes it needs in place, instead of a copy of every name, namespace
+    /// and attribute of every element (a page check's largest cost besides libxml2's own).
+    package static func scanElementViews(_ bytes: UnsafeRawBufferPointer, url: String, visit: (ElementView, Int) -> Void) -> [XMLDiagnostic] {
+        stream(bytes, url: url, schema: nil, depth: .max) { visit(ElementView(node: $0), $1) }.syntax
+    }
+
     /// What a streaming check of one of our own documents found.
     package struct StreamedDocument: Sendable {
         /// Well-formedness errors (warnings dropped); after the first, nothing more was read.
@@ -81,6 +88,13 @@ package enum LibXML {
     package static func checkStreaming(
         _ bytes: UnsafeRawBufferPointer, url: String, schema: RelaxNGSchema?, depth limit: Int,
         visit: (XMLElement, Int) -> Void
+    ) -> StreamedDocument {
+        stream(bytes, url: url, schema: schema, depth: limit) { visit(shallowElement($0), $1) }
+    }
+
+    private static func stream(
+        _ bytes: UnsafeRawBufferPointer, url: String, schema: RelaxNGSchema?, depth limit: Int,
+        visit: (xmlNodePtr, Int) -> Void
     ) -> StreamedDocument {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             return StreamedDocument(syntax: [XMLDiagnostic(line: 1, column: 1, message: "Document is empty", severity: .fatal)], schema: [])
@@ -103,7 +117,7 @@ package enum LibXML {
                 guard xmlTextReaderNodeType(reader) == elementType else { continue }
                 let depth = Int(xmlTextReaderDepth(reader))
                 guard depth <= limit, let node = xmlTextReaderCurrentNode(reader) else { continue }
-                visit(shallowElement(node), depth)
+                visit(node, depth)
             }
             if schema != nil, xmlTextReaderIsValid(reader) == 0,
                !collector.diagnostics.contains(where: { $0.isValidity && $0.severity != .warning }) {
@@ -116,7 +130,7 @@ package enum LibXML {
     }
 
     /// An element's name, namespace, attributes and line, without its content.
-    private static func shallowElement(_ node: xmlNodePtr) -> XMLElement {
+    static func shallowElement(_ node: xmlNodePtr) -> XMLElement {
         var element = XMLElement(
             name: string(node.pointee.name) ?? "",
             namespace: node.pointee.ns.flatMap { string($0.pointee.href) },
@@ -343,7 +357,7 @@ package enum LibXML {
     }
 
     /// Text of an attribute's value nodes.
-    private static func copyText(of first: xmlNodePtr) -> String {
+    static func copyText(of first: xmlNodePtr) -> String {
         var result = ""
         var node: xmlNodePtr? = first
         while let current = node {

@@ -64,6 +64,9 @@ struct RuleTests {
                  message: #"<img src="assets/logo.svg"> has no alt attribute"#, at: "<img"),
         RuleCase(rule: .htmlLocalLink, file: "index.html", replace: #"<a href="sources/meridian/">"#, with: #"<a href="sources/nowhere/">"#,
                  message: #"href="sources/nowhere/" leads to sources/nowhere/index.html, which is not in the output"#, at: #"<a href="sources/nowhere/">"#),
+        // A link is read as its attribute's value, references decoded, and reported as such.
+        RuleCase(rule: .htmlLocalLink, file: "index.html", replace: #"<a href="sources/meridian/">"#, with: #"<a href="sources/a&amp;b&#x2F;">"#,
+                 message: #"href="sources/a&b/" leads to sources/a&b/index.html, which is not in the output"#, at: #"<a href="sources/a&amp;b"#),
         RuleCase(rule: .htmlLocalLink, file: "index.html", replace: #"src="assets/logo.svg""#, with: #"src="assets/logo.png""#,
                  message: #"src="assets/logo.png" leads to assets/logo.png, which is not in the output"#, at: "<img"),
         RuleCase(rule: .htmlLocalLink, file: "sources/meridian/index.html", replace: #"<a href="../../">"#, with: #"<a href="../../../">"#,
