@@ -16,11 +16,6 @@ package struct ElementView {
     /// Its local name.
     package var name: String { node.pointee.name.map { String(cString: $0) } ?? "" }
 
-    /// Whether its local name is `name`, whatever its namespace.
-    package func isNamed(_ name: StaticString) -> Bool {
-        Self.equal(node.pointee.name, name)
-    }
-
     /// Its name, namespace, attributes and line, copied.
     package var element: XMLElement { LibXML.shallowElement(node) }
 
