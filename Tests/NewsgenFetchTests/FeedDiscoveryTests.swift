@@ -145,7 +145,8 @@ struct FeedDiscoveryTests {
         }, path: "gone")
         let gone = try #require(result.failure?.url)
         #expect(result.failure == .unreachable(gone, reason: "HTTP 410"))
-        let port = try TestSupport.closedPort()
+        let (socket, port) = try TestSupport.refusingPort()
+        defer { close(socket) }
         let url = try #require(URL(string: "http://127.0.0.1:\(port)/"))
         let closed = try await withHTTPFetcher { http -> DiscoveryError? in
             do throws(DiscoveryError) {

@@ -13,7 +13,8 @@ import NewsgenTestSupport
 struct RefusedConnectionTests {
     @Test("a closed port: three attempts in about 3 s, as the README promises, with the build's timeout")
     func refusedPort() async throws {
-        let port = try TestSupport.closedPort()
+        let (socket, port) = try TestSupport.refusingPort()
+        defer { close(socket) }
         let url = URL(string: "http://127.0.0.1:\(port)/feed.xml")!
         let sleeps = SleepLog()
         var standard = RetryPolicy.standard

@@ -49,6 +49,14 @@ package enum TestSupport {
         return port
     }
 
+    /// A port on 127.0.0.1 that refuses connections for as long as the returned socket stays
+    /// open: bound, so the kernel gives the port to no one else (a test's server started
+    /// meanwhile took a `closedPort` between two attempts and answered them), but not listening.
+    /// The caller closes the socket.
+    package static func refusingPort() throws -> (socket: Int32, port: Int) {
+        try boundSocket()
+    }
+
     /// A TCP socket bound to `host` (any 127.x.y.z) on a port the kernel picks, listening with
     /// `backlog` when one is given. The caller closes it.
     package static func boundSocket(host: String = "127.0.0.1", listen backlog: Int32? = nil) throws -> (socket: Int32, port: Int) {
