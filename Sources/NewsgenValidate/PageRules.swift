@@ -24,7 +24,7 @@ struct PageRules {
         var rulesFound = problems
         var walk = Walk()
         let syntax = data.withUnsafeBytes { bytes in
-            LibXML.scanElementViews(bytes, url: path) { element, depth in
+            LibXML.scanElements(bytes, url: path) { element, depth in
                 walk.visit(element, depth: depth, rules: self, problems: &rulesFound)
             }
         }

@@ -1,6 +1,6 @@
 import CLibXML2
 
-/// An element as libxml2's reader holds it while a scan visits it (`LibXML.scanElementViews`):
+/// An element as libxml2's reader holds it while a scan visits it (`LibXML.scanElements`):
 /// its name and attributes are read in place, and copied only when asked for. It is valid only
 /// during the visit; `element` copies what outlives it.
 package struct ElementView {
@@ -14,7 +14,7 @@ package struct ElementView {
     package var line: Int { Int(xmlGetLineNo(node)) }
 
     /// Its local name.
-    package var name: String { node.pointee.name.map { String(cString: $0) } ?? "" }
+    package var name: String { LibXML.string(node.pointee.name) ?? "" }
 
     /// Its name, namespace, attributes and line, copied.
     package var element: XMLElement { LibXML.shallowElement(node) }

@@ -57,18 +57,13 @@ package enum LibXML {
 
     /// Reads one of our own documents strictly (no recovery) without building its tree: `visit`
     /// is called for each element as its start tag is read, with its depth (0 for the root) and
-    /// the element as a value holding its name, namespace, attributes and line (no children, no
-    /// text). libxml2's reader frees what it has read as it goes, so a page of any size takes the
-    /// memory of its deepest path. Returns the well-formedness errors (warnings dropped); after
-    /// the first, nothing more is visited.
-    package static func scanElements(_ bytes: UnsafeRawBufferPointer, url: String, visit: (XMLElement, Int) -> Void) -> [XMLDiagnostic] {
-        checkStreaming(bytes, url: url, schema: nil, depth: .max, visit: visit).syntax
-    }
-
-    /// `scanElements`, handing `visit` each element as libxml2's reader holds it: a check reads
-    /// the names and attributes it needs in place, instead of a copy of every name, namespace
-    /// and attribute of every element (a page check's largest cost besides libxml2's own).
-    package static func scanElementViews(_ bytes: UnsafeRawBufferPointer, url: String, visit: (ElementView, Int) -> Void) -> [XMLDiagnostic] {
+    /// the element as libxml2's reader holds it (`ElementView`): a check reads the names and
+    /// attributes it needs in place, instead of a copy of every name, namespace and attribute
+    /// of every element (a page check's largest cost besides libxml2's own). libxml2's reader
+    /// frees what it has read as it goes, so a page of any size takes the memory of its deepest
+    /// path. Returns the well-formedness errors (warnings dropped); after the first, nothing
+    /// more is visited.
+    package static func scanElements(_ bytes: UnsafeRawBufferPointer, url: String, visit: (ElementView, Int) -> Void) -> [XMLDiagnostic] {
         stream(bytes, url: url, schema: nil, depth: .max) { visit(ElementView(node: $0), $1) }.syntax
     }
 
@@ -375,7 +370,7 @@ package enum LibXML {
         return Unicode.Scalar(entity.pointee.value)
     }
 
-    fileprivate static func string(_ pointer: UnsafePointer<xmlChar>?) -> String? {
+    static func string(_ pointer: UnsafePointer<xmlChar>?) -> String? {
         guard let pointer else { return nil }
         return String(cString: pointer)
     }
