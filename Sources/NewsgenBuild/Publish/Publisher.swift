@@ -228,7 +228,7 @@ package struct Publisher: Sendable {
     }
 
     /// Flushes the file system that holds `folder` (syncfs(2) on Linux, sync(2) elsewhere).
-    private static func syncToDisk(_ folder: URL) {
+    static func syncToDisk(_ folder: URL) {
         let descriptor = open(folder.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             sync()

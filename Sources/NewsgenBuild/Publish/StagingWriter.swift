@@ -1,4 +1,5 @@
 package import Foundation
+import Synchronization
 import NewsgenModel
 package import NewsgenRender
 
@@ -14,6 +15,12 @@ package import NewsgenRender
 ///
 /// A file whose bytes equal those of the published file at its path is hard-linked instead, so
 /// it keeps its inode and modification time (what rsync and HTTP caches look at).
+///
+/// Once the file named by `flush(after:)` is written (the site's last page: what follows are
+/// feeds, slow to make and quick to write), what was written is flushed to disk on another
+/// thread while the rest is made, so that the flush before publishing (`Publisher.swap`) finds
+/// little left to wait for. Flushing beside the writing of pages slowed it: a metadata block
+/// being written out is locked against the next file's creation.
 ///
 /// A reused staging folder (the previous site, `Publisher.makeStaging(reusingPrevious:)`) is
 /// first pruned of every path the new site lacks (`prepare(keeping:)`); files are then replaced,
@@ -32,6 +39,8 @@ package final class StagingWriter: @unchecked Sendable {
     private let reused: Bool
     /// What a reused folder held when it was published, if recorded (`Publisher.prune`).
     private let listing: Manifest?
+    /// Set once, before the first file: after writing this path, the folder is flushed to disk.
+    private let flushPoint = Mutex<String?>(nil)
 
     // Guarded by `condition`.
     private let condition = NSCondition()
@@ -75,6 +84,12 @@ package final class StagingWriter: @unchecked Sendable {
         pruning = Set(paths)
         condition.signal()
         condition.unlock()
+    }
+
+    /// Starts flushing the folder to disk, on a thread of its own, once `path` is written
+    /// (before the first file is queued).
+    package func flush(after path: String) {
+        flushPoint.withLock { $0 = path }
     }
 
     /// What a reused staging folder kept of the previous site when it was pruned (nothing for a
@@ -145,6 +160,10 @@ package final class StagingWriter: @unchecked Sendable {
                 file = next
             }
             let outcome = write(file)
+            if case .success = outcome, file.path == flushPoint.withLock({ $0 }) {
+                let folder = staging
+                Thread.detachNewThread { Publisher.syncToDisk(folder) }
+            }
             condition.lock()
             queuedBytes -= file.data.count
             switch outcome {

@@ -47,6 +47,7 @@ package struct Render: BuildStep {
         guard let writer else { return Output(site: try await plan.run(jobDone: done)) }
         let paths = plan.paths + [Publisher.markerName]
         writer.prepare(keeping: paths)
+        if let lastPage = plan.lastPage { writer.flush(after: lastPage) }
         let checker = SiteValidator.FileChecker(files: paths, baseURL: baseURL)
         let found = ProblemList()
         let site = try await plan.run(deliver: { file in
