@@ -158,6 +158,7 @@ public struct Build: Sendable {
             logger.debug("staged in the previous site, pruned \(writer.keptFromPrevious.fromRecord ? "from its record" : "by reading its folders")")
         }
         let setAside: URL?
+        let recorded: Manifest?
         do {
             // Rendered files were checked as they were made. Carried files were checked when they
             // were published: when no file went away, every link of theirs still resolves, so they
@@ -167,7 +168,17 @@ public struct Build: Sendable {
             options.progress?.begin(.validating, total: rendered.checked + carried.count)
             _ = try await clock.run(Validate(baseURL: config.baseURL, only: carried, files: site.paths + [Publisher.markerName],
                                              checkedBefore: (rendered.checked, rendered.problems)), staged.folder)
+            // What is published is recorded while the swap waits for the disk: the staging
+            // folder's files and folders keep their identities when it takes the output's name.
+            // It is opened first, as the swap may give its name to the previous site.
+            let stagedFolder = manifest == nil ? nil : OpenFolder(staged.folder)
+            async let recording = stagedFolder.map {
+                Self.recording(site, carriedFrom: previous, examining: $0, output: config.output, input: input)
+            }
             setAside = try await clock.run(Publish(publisher: publisher), staged.folder)
+            // Had the folder not opened, the published output is examined.
+            recorded = manifest == nil ? nil : await recording
+                ?? Self.recording(site, carriedFrom: previous, examining: nil, output: config.output, input: input)
         } catch {
             publisher.discard(staged.folder)
             throw error
@@ -175,18 +186,12 @@ public struct Build: Sendable {
         // The previous site is kept (never served) for the next build to update in place, with
         // its record: the manifest it was published with, when the output was found as recorded.
         if let setAside, await publisher.keepForNextBuild(setAside), let record, let previous, previous.isIntact {
-            let recorded = Manifest(output: publisher.previousSite, files: previous.manifest.files, folders: previous.manifest.folders)
+            let kept = Manifest(output: publisher.previousSite, files: previous.manifest.files, folders: previous.manifest.folders)
             // Without it, the next build reads the previous site's folders instead: nothing to warn of.
-            try? recorded.save(to: record)
+            try? kept.save(to: record)
         }
-        if let manifest {
-            // Carried files are the previous site's own, linked: recorded as they were, not stat-ed again.
-            var carried: [String: Manifest.Entry] = [:]
-            if let previous {
-                carried.reserveCapacity(site.carried.count)
-                for path in site.carried { carried[path] = previous.manifest.files[path] }
-            }
-            Self.save(Manifest.recording(site.fingerprints, output: config.output, input: input, carried: carried), to: manifest, logger: logger)
+        if let manifest, let recorded {
+            Self.save(recorded, to: manifest, logger: logger)
         }
         return BuildReport(sources: sources, output: config.output, filesWritten: staged.summary.written,
                            filesUnchanged: staged.summary.unchanged, filesCarried: staged.carried, timings: clock.timings,
@@ -246,6 +251,18 @@ public struct Build: Sendable {
         publisher.removeLeftovers()
         logger.info("nothing changed: \(output.path) already holds these \(carried) files; 0 written, \(carried) carried, nothing published")
         return BuildReport(sources: sources, output: output, filesWritten: 0, filesUnchanged: 0, filesCarried: carried, timings: timings)
+    }
+
+    /// The manifest of the site in `folder` (by default `output`), published as `output`. Carried files are the
+    /// previous site's own, linked: recorded as `previous` found them, not examined again.
+    private static func recording(_ site: RenderedSite, carriedFrom previous: Manifest.Comparison?, examining folder: OpenFolder?,
+                                  output: URL, input: Fingerprint?) -> Manifest {
+        var carried: [String: Manifest.Entry] = [:]
+        if let previous {
+            carried.reserveCapacity(site.carried.count)
+            for path in site.carried { carried[path] = previous.manifest.files[path] }
+        }
+        return Manifest.recording(site.fingerprints, output: output, examining: folder, input: input, carried: carried)
     }
 
     private static func save(_ record: Manifest, to file: URL, logger: Logger) {

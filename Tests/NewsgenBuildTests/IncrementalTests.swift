@@ -156,6 +156,26 @@ struct IncrementalTests {
         }
     }
 
+    @Test("a staging folder opened before the swap is recorded as itself, though the swap gives its name to the previous site")
+    func recordingFollowsTheOpenFolder() async throws {
+        let site = try Site()
+        try await site.build()
+        let saved = try #require(Manifest.load(from: site.manifest, output: site.output))
+        // The published site stands for the staging folder; another site takes its name, as the
+        // previous site does in a swap.
+        let staged = try #require(OpenFolder(site.output))
+        let moved = site.folder.appendingPathComponent("moved")
+        try FileManager.default.moveItem(at: site.output, to: moved)
+        try FileManager.default.createDirectory(at: site.output, withIntermediateDirectories: false)
+        try Data("other".utf8).write(to: site.output.appendingPathComponent("index.html"))
+
+        let recorded = Manifest.recording(saved.files.mapValues(\.fingerprint), output: site.output, examining: staged, input: saved.input)
+        #expect(recorded.files == saved.files)
+        #expect(recorded.folders == saved.folders)
+        let byName = Manifest.recording(saved.files.mapValues(\.fingerprint), output: site.output, input: saved.input)
+        #expect(byName.files != saved.files, "the test means something only when the folder now at the name differs")
+    }
+
     @Test("a changed template renders every page again")
     func changedTemplate() async throws {
         let templates = try TestSupport.temporaryFolder().appendingPathComponent("Templates")

@@ -146,20 +146,25 @@ package struct Manifest: Sendable, Equatable {
     /// found on disk as recorded when the build compared them) is the very file the previous site
     /// had, linked into this one: its identity is taken from there, not stat-ed again. Had the
     /// file been replaced since, the next build finds another identity on disk and renders it.
-    package static func recording(_ fingerprints: [String: Fingerprint], output: URL, input: Fingerprint? = nil,
-                                  carried: [String: Entry] = [:]) -> Manifest {
+    ///
+    /// The files examined are those in `examining` (by default `output`): a staging folder,
+    /// opened before it is renamed `output`, holds the same files and folders with the same
+    /// identities. They are examined below the open folder, whatever its name is meanwhile.
+    package static func recording(_ fingerprints: [String: Fingerprint], output: URL, examining folder: OpenFolder? = nil,
+                                  input: Fingerprint? = nil, carried: [String: Entry] = [:]) -> Manifest {
         var files: [String: Entry] = [:]
         files.reserveCapacity(fingerprints.count)
         var folderPaths = Publisher.folders(holding: fingerprints.keys)
         folderPaths.insert("")
-        var unexamined = false
-        let root = output.path
+        let opened = folder ?? OpenFolder(output)
+        let root = opened?.descriptor ?? -1
+        var unexamined = opened == nil
         for (path, fingerprint) in fingerprints {
             if let entry = carried[path], entry.fingerprint == fingerprint {
                 files[path] = entry
                 continue
             }
-            guard let disk = stat(root + "/" + path) else {
+            guard root >= 0, let disk = stat(path, in: root) else {
                 unexamined = true
                 continue
             }
@@ -169,7 +174,7 @@ package struct Manifest: Sendable, Equatable {
         // list: without folders, the record is never taken for the whole of the site.
         var folders: [String: Folder]? = unexamined ? nil : [:]
         for path in folderPaths where folders != nil {
-            guard let folder = folderStat(path.isEmpty ? root : root + "/" + path) else {
+            guard let folder = folderStat(path.isEmpty ? "." : path, in: root) else {
                 folders = nil
                 break
             }
@@ -195,10 +200,22 @@ package struct Manifest: Sendable, Equatable {
         return OnDisk(inode: UInt64(status.st_ino), size: Int64(status.st_size), modified: Self.nanoseconds(status.st_mtim))
     }
 
+    /// The identity of the regular file at `path` below the open folder `folder`.
+    private static func stat(_ path: String, in folder: Int32) -> OnDisk? {
+        var status = Foundation.stat()
+        guard fstatat(folder, path, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return OnDisk(inode: UInt64(status.st_ino), size: Int64(status.st_size), modified: Self.nanoseconds(status.st_mtim))
+    }
+
     /// A folder's identity on disk (not a link to one).
     static func folderStat(_ path: String) -> Folder? {
+        folderStat(path, in: AT_FDCWD)
+    }
+
+    /// The identity of the folder at `path` (not a link to one), below the open folder `folder`.
+    private static func folderStat(_ path: String, in folder: Int32) -> Folder? {
         var status = Foundation.stat()
-        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        guard fstatat(folder, path, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return nil }
         return Folder(inode: UInt64(status.st_ino), modified: Self.nanoseconds(status.st_mtim))
     }
 
@@ -393,5 +410,20 @@ extension Manifest {
             }
         }
         return escaped ? nil : path
+    }
+}
+
+/// A folder held open, so that what is below it can be read whatever it is renamed meanwhile.
+package final class OpenFolder: Sendable {
+    let descriptor: Int32
+
+    /// Opens `folder`; `nil` when it cannot be opened as a folder.
+    package init?(_ folder: URL) {
+        descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if descriptor < 0 { return nil }
+    }
+
+    deinit {
+        close(descriptor)
     }
 }
