@@ -148,16 +148,37 @@ struct PageRules {
     /// A `<link rel="alternate">` of a feed type whose href is a file of the site (relative, or
     /// absolute under the known baseURL).
     private func isWorkingFeedLink(_ link: ElementView) -> Bool {
-        guard let rel = link.attribute("rel"),
-              rel.lowercased().split(whereSeparator: \.isWhitespace).contains("alternate"),
-              let type = link.attribute("type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased(),
-              Self.feedTypes.contains(type),
+        // Read as bytes: every page's links in its head are looked at until one is a feed's.
+        guard link.withAttribute("rel", Self.includesAlternate) == true,
+              link.withAttribute("type", Self.isFeedType) == true,
               var href = link.attribute("href") else { return false }
         if let base = baseURL?.absoluteString, href.hasPrefix(base) {
             href = "/" + href.dropFirst(base.count)
         }
         if case .file = site.resolve(href, from: path) { return true }
         return false
+    }
+
+    /// Whether a rel value's whitespace-separated tokens include "alternate", in any case.
+    private static func includesAlternate(_ rel: UnsafeBufferPointer<UInt8>) -> Bool {
+        rel.split(whereSeparator: isHTMLSpace).contains { token in
+            token.count == 9 && zip(token, "alternate".utf8).allSatisfy { $0 | 0x20 == $1 }
+        }
+    }
+
+    /// Whether a type value, without its parameters and surrounding spaces, is a feed's, in any case.
+    private static func isFeedType(_ type: UnsafeBufferPointer<UInt8>) -> Bool {
+        let essence = type.prefix { $0 != UInt8(ascii: ";") }.drop(while: isSpaceOrTab).reversed().drop(while: isSpaceOrTab)
+        let lowercased = String(decoding: essence.reversed().map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return feedTypes.contains(lowercased)
+    }
+
+    private static func isHTMLSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
+    }
+
+    private static func isSpaceOrTab(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09
     }
 
     static func startsWithDoctype(_ data: Data) -> Bool {

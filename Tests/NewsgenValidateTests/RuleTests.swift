@@ -196,6 +196,51 @@ struct RuleTests {
         #expect(fixed.filesChecked == 10)
     }
 
+    /// The fixture's home page with its two feed links replaced by one `<link>` with these attributes.
+    static func homeWithFeedLink(_ attributes: String) -> String {
+        #"<link \#(attributes) title="Headlines" href="feeds/headlines.rss"/>"# + "\n"
+    }
+
+    @Test("a feed link is recognised in any case, among other rel tokens, with type parameters and spaces",
+          arguments: [
+              #"rel="Alternate nofollow" type="application/rss+xml""#,
+              "rel=\"nofollow\tALTERNATE\" type=\"application/rss+xml\"",
+              #"rel="alternate" type=" Application/RSS+XML ; charset=utf-8""#,
+              #"rel="alternate" type="application/feed+json""#,
+          ])
+    func feedLinkRecognised(_ attributes: String) async throws {
+        let report = try await Self.validatingHome(withFeedLink: attributes)
+        #expect(!report.problems.contains { $0.rule == .htmlFeedLink }, "\(report.problems)")
+    }
+
+    @Test("a link that is not an alternate of a feed type is no feed link",
+          arguments: [
+              #"rel="alternates" type="application/rss+xml""#,
+              #"rel="stylesheet alternate-x" type="application/rss+xml""#,
+              #"rel="alternate" type="application/rss+xmlx""#,
+              #"rel="alternate" type="text/html""#,
+              #"rel="alternate" type="""#,
+              #"rel="alternate""#,
+          ])
+    func notAFeedLink(_ attributes: String) async throws {
+        let report = try await Self.validatingHome(withFeedLink: attributes)
+        #expect(report.problems.contains { $0.rule == .htmlFeedLink && $0.path == "index.html" }, "\(report.problems)")
+    }
+
+    private static func validatingHome(withFeedLink attributes: String) async throws -> ValidationReport {
+        let site = try fixtureSite()
+        let home = site.appendingPathComponent("index.html")
+        let good = try String(contentsOf: home, encoding: .utf8)
+        let links = """
+            <link rel="alternate" type="application/rss+xml" title="Headlines (RSS)" href="feeds/headlines.rss"/>
+            <link rel="alternate" type="application/atom+xml" title="Headlines (Atom)" href="feeds/headlines.atom"/>
+
+            """
+        try #require(good.contains(links), "the fixture's home page has its two feed links")
+        try good.replacingOccurrences(of: links, with: "    " + homeWithFeedLink(attributes)).write(to: home, atomically: true, encoding: .utf8)
+        return await SiteValidator.validate(directory: site)
+    }
+
     @Test("every rule has a file that breaks it")
     func everyRuleIsCovered() {
         let covered = Set(Self.cases.map(\.rule)).union([.fileUnreadable])
