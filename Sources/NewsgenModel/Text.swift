@@ -81,7 +81,13 @@ package enum Text {
 
     /// Whether a text holds a space, tab, line feed, form feed or carriage return (which a URL never does).
     package static func containsASCIIWhitespace(_ text: String) -> Bool {
-        text.utf8.contains { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0C || $0 == 0x0D }
+        text.utf8.contains(where: isASCIIWhitespace)
+    }
+
+    /// Whether a byte is a space, tab, line feed, form feed or carriage return: the white space
+    /// of HTML's attribute values (WHATWG's "ASCII whitespace").
+    package static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
     }
 
     /// Text from a server's error answer, fit for one log line and a page: one line, no

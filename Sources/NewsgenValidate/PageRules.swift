@@ -161,24 +161,19 @@ struct PageRules {
 
     /// Whether a rel value's whitespace-separated tokens include "alternate", in any case.
     private static func includesAlternate(_ rel: UnsafeBufferPointer<UInt8>) -> Bool {
-        rel.split(whereSeparator: isHTMLSpace).contains { token in
+        rel.split(whereSeparator: Text.isASCIIWhitespace).contains { token in
             token.count == 9 && zip(token, "alternate".utf8).allSatisfy { $0 | 0x20 == $1 }
         }
     }
 
-    /// Whether a type value, without its parameters and surrounding spaces, is a feed's, in any case.
+    /// Whether a type value, without its parameters and the spaces around it, is a feed's, in any case.
     private static func isFeedType(_ type: UnsafeBufferPointer<UInt8>) -> Bool {
-        let essence = type.prefix { $0 != UInt8(ascii: ";") }.drop(while: isSpaceOrTab).reversed().drop(while: isSpaceOrTab)
-        let lowercased = String(decoding: essence.reversed().map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-        return feedTypes.contains(lowercased)
-    }
-
-    private static func isHTMLSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
-    }
-
-    private static func isSpaceOrTab(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09
+        let isSpaceOrTab = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        var essence = type.prefix { $0 != UInt8(ascii: ";") }
+        while let first = essence.first, isSpaceOrTab(first) { essence = essence.dropFirst() }
+        while let last = essence.last, isSpaceOrTab(last) { essence = essence.dropLast() }
+        let lowercased = essence.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+        return feedTypes.contains(String(decoding: lowercased, as: UTF8.self))
     }
 
     static func startsWithDoctype(_ data: Data) -> Bool {

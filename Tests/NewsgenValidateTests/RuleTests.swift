@@ -196,11 +196,6 @@ struct RuleTests {
         #expect(fixed.filesChecked == 10)
     }
 
-    /// The fixture's home page with its two feed links replaced by one `<link>` with these attributes.
-    static func homeWithFeedLink(_ attributes: String) -> String {
-        #"<link \#(attributes) title="Headlines" href="feeds/headlines.rss"/>"# + "\n"
-    }
-
     @Test("a feed link is recognised in any case, among other rel tokens, with type parameters and spaces",
           arguments: [
               #"rel="Alternate nofollow" type="application/rss+xml""#,
@@ -227,6 +222,7 @@ struct RuleTests {
         #expect(report.problems.contains { $0.rule == .htmlFeedLink && $0.path == "index.html" }, "\(report.problems)")
     }
 
+    /// Validates the fixture site with its home page's two feed links replaced by one `<link>` with these attributes.
     private static func validatingHome(withFeedLink attributes: String) async throws -> ValidationReport {
         let site = try fixtureSite()
         let home = site.appendingPathComponent("index.html")
@@ -237,7 +233,8 @@ struct RuleTests {
 
             """
         try #require(good.contains(links), "the fixture's home page has its two feed links")
-        try good.replacingOccurrences(of: links, with: "    " + homeWithFeedLink(attributes)).write(to: home, atomically: true, encoding: .utf8)
+        let link = #"    <link \#(attributes) title="Headlines" href="feeds/headlines.rss"/>"# + "\n"
+        try good.replacingOccurrences(of: links, with: link).write(to: home, atomically: true, encoding: .utf8)
         return await SiteValidator.validate(directory: site)
     }
 

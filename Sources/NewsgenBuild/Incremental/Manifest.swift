@@ -195,12 +195,10 @@ package struct Manifest: Sendable, Equatable {
     }
 
     static func stat(_ path: String) -> OnDisk? {
-        var status = Foundation.stat()
-        guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return OnDisk(inode: UInt64(status.st_ino), size: Int64(status.st_size), modified: Self.nanoseconds(status.st_mtim))
+        stat(path, in: AT_FDCWD)
     }
 
-    /// The identity of the regular file at `path` below the open folder `folder`.
+    /// The identity of the regular file at `path` (not a link to one), below the open folder `folder`.
     private static func stat(_ path: String, in folder: Int32) -> OnDisk? {
         var status = Foundation.stat()
         guard fstatat(folder, path, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
