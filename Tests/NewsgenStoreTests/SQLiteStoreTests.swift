@@ -162,10 +162,18 @@ struct SQLiteStoreTests {
         #expect(try seen()?.last == Self.later.timeIntervalSince1970, "keeping a saved article is not seeing it")
         #expect(try seen()?.title == "Saved title")
 
+        // A 304 sees the listed articles again: that time is theirs once the list no longer has them.
         try await store.recordNotModified(of: "world", at: Self.later + 2 * 86_400)
-        #expect(try seen()?.first == Self.first.timeIntervalSince1970)
-        #expect(try seen()?.last == (Self.later + 2 * 86_400).timeIntervalSince1970, "a 304 sees the listed articles again")
         #expect(try await store.state(of: "world")?.httpStatus == 304)
+        #expect(try seen()?.first == Self.first.timeIntervalSince1970)
+        let other = Article(id: "c1", sourceID: "world", title: "Another", url: "https://example.com/c1")
+        try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: [other]), at: Self.later + 3 * 86_400)
+        #expect(try seen()?.last == (Self.later + 2 * 86_400).timeIntervalSince1970, "last seen at the 304, not at the fetch that dropped it")
+        // Retention counts from then (once nobody saves it): a cutoff before that time keeps it, one after removes it.
+        try await store.keepSaved([], at: Self.later + 3 * 86_400)
+        #expect(try await store.prune(notSeenSince: Self.later + 2 * 86_400 - 1) == 0)
+        #expect(try await store.prune(notSeenSince: Self.later + 2 * 86_400 + 1) == 1)
+        #expect(try seen() == nil)
 
         let unlisted = Article(id: "b1", sourceID: "world", title: "Only saved")
         try await store.keepSaved([SavedSnapshot(entryKey: "favorites:b1", article: unlisted)], at: Self.later)
