@@ -96,21 +96,25 @@ public struct Build: Sendable {
         var clock = StageClock(logger: logger)
         let templates = try await clock.run(LoadTemplates(folder: config.templates, builtInIfMissing: !config.templatesIsExplicit))
         async let available = catalog?.load(now: started, offline: options.offline, logger: logger)
+        // What the last build published: read while the sources are fetched, compared with the
+        // output on another core while the stages below run (after fetching, which can take
+        // minutes, so the output is examined just before it is used).
+        async let lastManifest = options.full ? nil : manifest.flatMap { Manifest.load(from: $0, output: publisher.output) }
         options.progress?.begin(.fetching, total: config.sources.count)
         let sources = try await clock.run(Fetch(config: config, providers: providers, store: store, now: started,
                                                 offline: options.offline, refresh: options.refresh, logger: logger,
                                                 progress: options.progress))
-        // What the last build published, compared with the output on another core while the
-        // stages below run (after fetching, which can take minutes, so the output is examined
-        // just before it is used).
-        async let published = Self.published(manifest: options.full ? nil : manifest, publisher: publisher)
+        let lastPublished = await lastManifest
+        async let published = lastPublished?.compared(with: publisher)
+        // The sources' part of the input's fingerprint is made on another core while the archive is read.
+        async let listed = manifest == nil ? nil : InputFingerprint.Sources(sources)
         let archive = try await clock.run(Store(store: store, sourceIDs: Set(config.sources.map(\.id)), keepDays: config.keepDays,
                                                 now: started, logger: logger))
         let saved = try await clock.run(MergeSavedLists(config: config, store: store, now: started, logger: logger), sources)
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
                                   archive: Self.sharingText(of: archive.articles, with: sources), generated: started, newsapiSources: await available,
                                   staticFiles: staticFiles)
-        let input = manifest == nil ? nil : Self.inputFingerprint(content, templates: templates, logger: logger)
+        let input = await listed.map { Self.inputFingerprint(content, sources: $0, templates: templates, logger: logger) }
         // What the published site already holds as this build would make it is carried over.
         let previous = await published
         if let previous, let input, Self.isUnchanged(input, published: previous) {
@@ -125,7 +129,7 @@ public struct Build: Sendable {
         let staging = made.folder
         // The previous site, when it is the one its record describes, is pruned without reading its folders.
         let record = manifest.map(Manifest.previousSiteLocation(manifest:))
-        let listing = made.reused ? record.flatMap { Manifest.load(from: $0, output: publisher.previousSite) } : nil
+        let listing = made.reused ? record.flatMap { Manifest.load(from: $0, output: publisher.output) } : nil
         if made.reused, let record { try? FileManager.default.removeItem(at: record) }
         let writer = StagingWriter(staging: staging, output: config.output, reused: made.reused, listing: listing)
         let rendered: Render.Output
@@ -183,12 +187,9 @@ public struct Build: Sendable {
             publisher.discard(staged.folder)
             throw error
         }
-        // The previous site is kept (never served) for the next build to update in place, with
-        // its record: the manifest it was published with, when the output was found as recorded.
-        if let setAside, await publisher.keepForNextBuild(setAside), let record, let previous, previous.isIntact {
-            let kept = Manifest(output: publisher.previousSite, files: previous.manifest.files, folders: previous.manifest.folders)
-            // Without it, the next build reads the previous site's folders instead: nothing to warn of.
-            try? kept.save(to: record)
+        // The previous site is kept (never served) for the next build to update in place.
+        if let setAside, await publisher.keepForNextBuild(setAside) {
+            Self.keepRecord(of: previous, manifest: manifest, at: record)
         }
         if let manifest, let recorded {
             Self.save(recorded, to: manifest, logger: logger)
@@ -209,17 +210,13 @@ public struct Build: Sendable {
         return published.manifest.files.keys.allSatisfy(Set(site.carried).contains)
     }
 
-    /// The manifest of the last build, if there is one for this output, compared with the output.
-    private static func published(manifest: URL?, publisher: Publisher) -> Manifest.Comparison? {
-        manifest.flatMap { Manifest.load(from: $0, output: publisher.output) }?.compared(with: publisher)
-    }
-
     /// The archive with each story that a source lists now, as that source lists it (equal in
     /// every field), replaced by the source's copy: the two then share their text in memory
     /// instead of holding it twice. At 100,000 stories, every one of them listed, the archive's
     /// own copies were 86 MB of the build's peak.
     static func sharingText(of archive: [Article], with sources: [SourceReport]) -> [Article] {
         var listed: [String: Article] = [:]
+        listed.reserveCapacity(archive.count)
         for source in sources {
             for article in source.articles where listed[article.id] == nil { listed[article.id] = article }
         }
@@ -230,9 +227,10 @@ public struct Build: Sendable {
     }
 
     /// The fingerprint of the build's whole input, and (with --verbose) how long it took.
-    private static func inputFingerprint(_ content: SiteContent, templates: TemplateSet, logger: Logger) -> Fingerprint {
+    private static func inputFingerprint(_ content: SiteContent, sources: InputFingerprint.Sources, templates: TemplateSet,
+                                         logger: Logger) -> Fingerprint {
         let start = ContinuousClock.now
-        let input = InputFingerprint.of(content, templates: templates)
+        let input = InputFingerprint.of(content, sources: sources, templates: templates)
         logger.debug("input fingerprint of \(content.archive.count) archived stories in \(Self.seconds(since: start)) s")
         return input
     }
@@ -263,6 +261,16 @@ public struct Build: Sendable {
             for path in site.carried { carried[path] = previous.manifest.files[path] }
         }
         return Manifest.recording(site.fingerprints, output: output, examining: folder, input: input, carried: carried)
+    }
+
+    /// Keeps the record of the site a swap set aside: the manifest it was published with,
+    /// renamed (writing ten thousand records again cost a cron run 0.03 s), when the output was
+    /// found as recorded. Otherwise none is kept, and the next build reads that site's folders
+    /// instead: nothing to warn of.
+    private static func keepRecord(of previous: Manifest.Comparison?, manifest: URL?, at record: URL?) {
+        guard let record else { return }
+        if let manifest, previous?.isIntact == true, rename(manifest.path, record.path) == 0 { return }
+        try? FileManager.default.removeItem(at: record)
     }
 
     private static func save(_ record: Manifest, to file: URL, logger: Logger) {

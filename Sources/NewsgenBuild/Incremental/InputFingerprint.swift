@@ -1,5 +1,5 @@
 import Foundation
-import NewsgenModel
+package import NewsgenModel
 import NewsgenConfig
 package import NewsgenRender
 
@@ -16,20 +16,17 @@ package import NewsgenRender
 /// change here. `InputFingerprintTests` checks that Article still has the fields fed here.
 package enum InputFingerprint {
     package static func of(_ content: SiteContent, templates: TemplateSet) -> Fingerprint {
+        of(content, sources: Sources(content.sources), templates: templates)
+    }
+
+    /// The same, with the sources' part made beforehand (while the archive is read).
+    package static func of(_ content: SiteContent, sources: Sources, templates: TemplateSet) -> Fingerprint {
         var hasher = Fingerprint.Hasher()
         hasher.add("newsgen-input")
         hasher.add(NewsgenVersion.string)
         hasher.add(theme: templates)
         hasher.add(reflecting: content.config)
-        hasher.add(content.sources.count)
-        for source in content.sources {
-            hasher.add(reflecting: source.config)
-            hasher.add(reflecting: source.status)
-            hasher.add(source.name)
-            hasher.add(source.homepage)
-            hasher.add(reflecting: source.format as Any)
-            hasher.add(articles: source.articles)
-        }
+        hasher.add(sources.digest.hex)
         for saved in [content.favorites, content.readLater] {
             hasher.add(saved.count)
             for entry in saved {
@@ -38,18 +35,7 @@ package enum InputFingerprint {
                 hasher.add(article: entry.article)
             }
         }
-        // The cache lists stories with the same date and first sighting in no fixed order, and a
-        // story two sources list is stored as whichever source's copy was written last (they are
-        // fetched in parallel). Pages sort the sources' lists followed by the archive, stably, and
-        // drop repeats, so an archived story equal to one a source lists shows nothing of its own:
-        // the archive is fed without those, in an order of its own.
-        // By id, then equality: archived copies of listed stories share their storage with the
-        // sources' (`Build.sharingText`), so most comparisons are one pointer's.
-        var listed: [String: [Article]] = [:]
-        for source in content.sources {
-            for article in source.articles { listed[article.id, default: []].append(article) }
-        }
-        hasher.add(articles: content.archive.filter { article in !(listed[article.id]?.contains(article) ?? false) }.sorted {
+        hasher.add(articles: content.archive.filter { !sources.lists($0) }.sorted {
             ($0.published ?? .distantPast, $0.id, $0.sourceID) > ($1.published ?? .distantPast, $1.id, $1.sourceID)
         })
         hasher.add(reflecting: content.newsapiSources as Any)
@@ -59,6 +45,48 @@ package enum InputFingerprint {
             hasher.add(file.data)
         }
         return hasher.finish()
+    }
+
+    /// The part of the fingerprint the sources' states and lists make, and what they list.
+    package struct Sources: Sendable {
+        let digest: Fingerprint
+        /// The stories the sources list, by id (a story two sources list has two copies, equal or not).
+        private let listed: [String: Article]
+        private let listedAgain: [String: [Article]]
+
+        package init(_ sources: [SourceReport]) {
+            var hasher = Fingerprint.Hasher()
+            hasher.add(sources.count)
+            var listed: [String: Article] = [:], listedAgain: [String: [Article]] = [:]
+            listed.reserveCapacity(sources.reduce(0) { $0 + $1.articles.count })
+            for source in sources {
+                hasher.add(reflecting: source.config)
+                hasher.add(reflecting: source.status)
+                hasher.add(source.name)
+                hasher.add(source.homepage)
+                hasher.add(reflecting: source.format as Any)
+                hasher.add(articles: source.articles)
+                for article in source.articles {
+                    if listed[article.id] == nil { listed[article.id] = article } else { listedAgain[article.id, default: []].append(article) }
+                }
+            }
+            digest = hasher.finish()
+            self.listed = listed
+            self.listedAgain = listedAgain
+        }
+
+        /// Whether a source lists a story equal to `article`.
+        ///
+        /// The cache lists stories with the same date and first sighting in no fixed order, and a
+        /// story two sources list is stored as whichever source's copy was written last (they are
+        /// fetched in parallel). Pages sort the sources' lists followed by the archive, stably, and
+        /// drop repeats, so an archived story equal to one a source lists shows nothing of its own:
+        /// the archive is fed without those, in an order of its own.
+        /// By id, then equality: archived copies of listed stories share their storage with the
+        /// sources' (`Build.sharingText`), so most comparisons are one pointer's.
+        func lists(_ article: Article) -> Bool {
+            listed[article.id] == article || (listedAgain[article.id]?.contains(article) ?? false)
+        }
     }
 }
 
@@ -84,7 +112,9 @@ extension Fingerprint.Hasher {
         case let data as Data: add(data)
         default:
             let mirror = Mirror(reflecting: value)
-            add(String(reflecting: type(of: value)))
+            // The qualified name, as String(reflecting:) gives it, without its search for
+            // CustomDebugStringConvertible (a third of this function's time).
+            add(_typeName(type(of: value), qualified: true))
             switch mirror.displayStyle {
             case .optional:
                 if let wrapped = mirror.children.first {

@@ -109,31 +109,34 @@ package struct Manifest: Sendable, Equatable {
         package var isIntact: Bool
     }
 
-    /// Compares what was published with the output folder, stat-ing each recorded file and folder once.
+    /// Compares what was published with the output folder, stat-ing each recorded file and folder
+    /// once, below the output held open (a path walked from there, not from `/`, each time).
     package func compared(with publisher: Publisher) -> Comparison {
+        guard let output = OpenFolder(publisher.output) else {
+            return Comparison(manifest: self, carry: CarryIndex(fingerprints: [:]), isIntact: false)
+        }
         var fingerprints: [String: Fingerprint] = [:]
         fingerprints.reserveCapacity(files.count)
-        // Paths as strings: URL.appendingPathComponent asks the file system whether each is a folder.
-        let root = publisher.output.path
-        for (path, entry) in files where Self.stat(root + "/" + path) == entry.onDisk {
+        for (path, entry) in files where Self.stat(path, in: output.descriptor) == entry.onDisk {
             fingerprints[path] = entry.fingerprint
         }
-        let intact = fingerprints.count == files.count && foldersAreIntact(below: root) && publisher.holdsMarker()
+        let intact = fingerprints.count == files.count && foldersAreIntact(below: output) && publisher.holdsMarker()
         return Comparison(manifest: self, carry: CarryIndex(fingerprints: fingerprints), isIntact: intact)
     }
 
     /// Whether the site at `root` (which may have been renamed since) is, name for name, the
     /// one recorded: every recorded folder is still the folder recorded, with its time.
     package func describes(_ root: String) -> Bool {
-        foldersAreIntact(below: root)
+        guard let folder = OpenFolder(URL(fileURLWithPath: root, isDirectory: true)) else { return false }
+        return foldersAreIntact(below: folder)
     }
 
     /// Whether each recorded folder is still the folder recorded, with the time it was
     /// published with: then no name in it was added, removed or renamed since.
-    private func foldersAreIntact(below root: String) -> Bool {
+    private func foldersAreIntact(below root: OpenFolder) -> Bool {
         guard let folders, folders[""] != nil else { return false }
         return folders.allSatisfy { path, folder in
-            Self.folderStat(path.isEmpty ? root : root + "/" + path) == folder
+            Self.folderStat(path.isEmpty ? "." : path, in: root.descriptor) == folder
         }
     }
 
@@ -415,9 +418,9 @@ extension Manifest {
 package final class OpenFolder: Sendable {
     let descriptor: Int32
 
-    /// Opens `folder`; `nil` when it cannot be opened as a folder.
+    /// Opens `folder`; `nil` when it cannot be opened as a folder (a link to one included).
     package init?(_ folder: URL) {
-        descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         if descriptor < 0 { return nil }
     }
 
