@@ -223,21 +223,31 @@ package struct SavedArticle: Sendable, Hashable {
     }
 }
 
-/// Matches saved entries to articles by normalized URL or by article id.
+/// Matches saved entries to articles by normalized URL or by article id (an article's id or GUID),
+/// the first article in order winning.
 package struct SavedMatcher {
-    private var byKey: [String: Article] = [:]
+    private var byURL: [String: Article] = [:]
+    private var byID: [String: Article] = [:]
 
-    package init(articles: [Article]) {
-        for article in articles {
-            if let url = article.url.flatMap(URLNormalizer.normalize), byKey[url] == nil { byKey[url] = article }
-            if byKey["id:" + article.id] == nil { byKey["id:" + article.id] = article }
-            if let guid = article.guid, byKey["id:" + guid] == nil { byKey["id:" + guid] = article }
+    /// Indexes the articles of `lists` (the sources' lists, in order) that `entries` can match:
+    /// the articles (tens of thousands) are looked up in the entries' keys (a handful), not
+    /// indexed themselves.
+    package init(lists: [[Article]], entries: [SavedEntry]) {
+        var urls = Set(entries.compactMap { $0.url.flatMap(URLNormalizer.normalize) })
+        var ids = Set(entries.compactMap(\.id))
+        for articles in lists {
+            for article in articles {
+                if urls.isEmpty && ids.isEmpty { return }
+                if !urls.isEmpty, let url = article.url.flatMap(URLNormalizer.normalize), urls.remove(url) != nil { byURL[url] = article }
+                if ids.remove(article.id) != nil { byID[article.id] = article }
+                if let guid = article.guid, ids.remove(guid) != nil { byID[guid] = article }
+            }
         }
     }
 
     package func match(_ entry: SavedEntry) -> Article? {
-        if let url = entry.url.flatMap(URLNormalizer.normalize), let article = byKey[url] { return article }
-        if let id = entry.id, let article = byKey["id:" + id] { return article }
+        if let url = entry.url.flatMap(URLNormalizer.normalize), let article = byURL[url] { return article }
+        if let id = entry.id, let article = byID[id] { return article }
         return nil
     }
 

@@ -230,19 +230,25 @@ extension Array where Element == Article {
         return deduplicated(normalizing: &normalized)
     }
 
-    /// The same, normalizing each URL through `normalized`, which remembers the URLs it has
-    /// seen: a site deduplicates the same stories more than once (the headlines, then the archive).
+    /// The same, normalizing each URL through `normalized`, which remembers the URLs it had to
+    /// parse: a site deduplicates the same stories more than once (the headlines, then the archive).
     package func deduplicated(normalizing normalized: inout URLNormalizer.Memo) -> [Article] {
-        var seenURLs = Set<String>()
-        var seenGUIDs = Set<String>()
+        var seenURLs = Set<String>(minimumCapacity: count)
+        var seenGUIDs = Set<SourceGUID>(minimumCapacity: count)
         return filter { article in
             if let url = article.url.flatMap({ normalized.normalize($0) }) {
                 if !seenURLs.insert(url).inserted { return false }
             }
             if let guid = article.guid, !guid.isEmpty {
-                if !seenGUIDs.insert("\(article.sourceID)\u{0}\(guid)").inserted { return false }
+                if !seenGUIDs.insert(SourceGUID(sourceID: article.sourceID, guid: guid)).inserted { return false }
             }
             return true
         }
     }
+}
+
+/// A story's GUID with its source's id: a GUID is unique within its source only.
+private struct SourceGUID: Hashable {
+    var sourceID: String
+    var guid: String
 }

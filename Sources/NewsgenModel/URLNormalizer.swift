@@ -83,6 +83,8 @@ package enum URLNormalizer {
         package init() {}
 
         package mutating func normalize(_ string: String) -> String? {
+            // Most URLs are their own normalized form: telling so costs less than looking them up.
+            if URLNormalizer.isNormalized(string) { return string }
             if let known = results[string] { return known }
             let result = URLNormalizer.normalize(string)
             results[string] = result

@@ -151,17 +151,26 @@ struct SavedListsTests {
         #expect(merged.readLater.count == 1, "the two lists stay separate")
     }
 
-    @Test("entries match articles by normalized URL or id; unmatched ones are built from the entry")
+    @Test("entries match articles by normalized URL or id, the first article in order winning; unmatched ones are built from the entry")
     func matching() {
         let articles = [
             Article(id: "https://example.com/a", sourceID: "s", title: "A", url: "https://example.com/a?utm_medium=feed"),
             Article(id: "s:guid-7", sourceID: "s", title: "Seven", guid: "guid-7"),
+            Article(id: "t:a", sourceID: "t", title: "A again", url: "https://EXAMPLE.com/a/"),
+            Article(id: "guid-7", sourceID: "t", title: "Seven again"),
+            Article(id: "t:8", sourceID: "t", title: "Eight", guid: "s:guid-7"),
         ]
-        let matcher = SavedMatcher(articles: articles)
-        #expect(matcher.match(SavedEntry(url: "HTTPS://example.com/a/#top"))?.title == "A")
-        #expect(matcher.match(SavedEntry(id: "guid-7"))?.title == "Seven")
-        #expect(matcher.match(SavedEntry(id: "s:guid-7"))?.title == "Seven")
-        #expect(matcher.match(SavedEntry(url: "https://example.com/z")) == nil)
+        let entries = [
+            SavedEntry(url: "HTTPS://example.com/a/#top"), SavedEntry(id: "guid-7"), SavedEntry(id: "s:guid-7"),
+            SavedEntry(url: "https://example.com/z"), SavedEntry(url: "https://example.com/none", id: "t:8"),
+        ]
+        let matcher = SavedMatcher(lists: [Array(articles[..<2]), Array(articles[2...])], entries: entries)
+        #expect(matcher.match(entries[0])?.title == "A")
+        #expect(matcher.match(entries[1])?.title == "Seven", "a GUID of an earlier article before a later article's id")
+        #expect(matcher.match(entries[2])?.title == "Seven", "an id before a later article's GUID")
+        #expect(matcher.match(entries[3]) == nil)
+        #expect(matcher.match(entries[4])?.title == "Eight", "an id when the URL matches nothing")
+        #expect(matcher.match(SavedEntry(id: "t:a")) == nil, "only the entries given are indexed")
         let placeholder = SavedMatcher.placeholder(for: SavedEntry(url: "https://example.com/z/story", title: nil))
         #expect(placeholder.title == "example.com/z/story")
         #expect(placeholder.url == "https://example.com/z/story")

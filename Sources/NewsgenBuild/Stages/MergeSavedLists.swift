@@ -40,7 +40,7 @@ package struct MergeSavedLists: BuildStep {
             }
         }
         let merged = SavedLists.merge(lists)
-        let matcher = SavedMatcher(articles: sources.flatMap(\.articles))
+        let matcher = SavedMatcher(lists: sources.map(\.articles), entries: merged.favorites + merged.readLater)
         let keys = Set((merged.favorites + merged.readLater).map(\.key))
         let kept: [String: Article]
         do {
