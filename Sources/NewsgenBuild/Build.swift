@@ -110,11 +110,11 @@ public struct Build: Sendable {
         async let listed = manifest == nil ? nil : InputFingerprint.Sources(sources)
         let archive = try await clock.run(Store(store: store, sourceIDs: Set(config.sources.map(\.id)), keepDays: config.keepDays,
                                                 now: started, logger: logger))
-        // The archive's stories share their text with the sources' on another core while the saved lists are merged.
-        async let archived = Self.sharingText(of: archive.articles, with: sources)
         let saved = try await clock.run(MergeSavedLists(config: config, store: store, now: started, logger: logger), sources)
+        // Not beside the merging, in an `async let`: that task would hold the archive's own
+        // copies until the build ends (at 100,000 stories, about 100 MiB more at the peak).
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
-                                  archive: await archived, generated: started, newsapiSources: await available,
+                                  archive: Self.sharingText(of: archive.articles, with: sources), generated: started, newsapiSources: await available,
                                   staticFiles: staticFiles)
         let input = await listed.map { Self.inputFingerprint(content, sources: $0, templates: templates, logger: logger) }
         // What the published site already holds as this build would make it is carried over.
