@@ -341,24 +341,6 @@ extension SQLiteStore {
         var content: String?
         var outlet: String?
 
-        init(key: String, sourceID: String, title: String, summary: String, author: String?, url: String?, imageURL: String?,
-             published: Date?, categories: String, guid: String?, firstSeen: Date, lastSeen: Date, content: String?, outlet: String?) {
-            self.key = key
-            self.sourceID = sourceID
-            self.title = title
-            self.summary = summary
-            self.author = author
-            self.url = url
-            self.imageURL = imageURL
-            self.published = published
-            self.categories = categories
-            self.guid = guid
-            self.firstSeen = firstSeen
-            self.lastSeen = lastSeen
-            self.content = content
-            self.outlet = outlet
-        }
-
         /// The columns every query of articles selects, in the order of `columns`, so that a row
         /// is read by position (`init(row:)`).
         static let selection = columns.map { "article." + $0 }.joined(separator: ", ")
