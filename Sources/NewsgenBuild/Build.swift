@@ -107,16 +107,17 @@ public struct Build: Sendable {
         let lastPublished = await lastManifest
         async let published = lastPublished?.compared(with: publisher)
         // The sources' part of the input's fingerprint is made on another core while the archive is read.
-        async let listed = manifest == nil ? nil : InputFingerprint.Sources(sources)
+        async let sourcesPart = Self.sourcesPart(sources, fingerprinted: manifest != nil)
         let archive = try await clock.run(Store(store: store, sourceIDs: Set(config.sources.map(\.id)), keepDays: config.keepDays,
                                                 now: started, logger: logger))
         let saved = try await clock.run(MergeSavedLists(config: config, store: store, now: started, logger: logger), sources)
         // Not beside the merging, in an `async let`: that task would hold the archive's own
         // copies until the build ends (at 100,000 stories, about 100 MiB more at the peak).
+        let (listed, fingerprinted) = await sourcesPart
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
-                                  archive: Self.sharingText(of: archive.articles, with: sources), generated: started, newsapiSources: await available,
+                                  archive: Self.sharingText(of: archive.articles, with: listed), generated: started, newsapiSources: await available,
                                   staticFiles: staticFiles)
-        let input = await listed.map { Self.inputFingerprint(content, sources: $0, templates: templates, logger: logger) }
+        let input = fingerprinted.map { Self.inputFingerprint(content, sources: $0, templates: templates, logger: logger) }
         // What the published site already holds as this build would make it is carried over.
         let previous = await published
         if let previous, let input, Self.isUnchanged(input, published: previous) {
@@ -216,16 +217,15 @@ public struct Build: Sendable {
     /// every field), replaced by the source's copy: the two then share their text in memory
     /// instead of holding it twice. At 100,000 stories, every one of them listed, the archive's
     /// own copies were 86 MB of the build's peak.
-    static func sharingText(of archive: [Article], with sources: [SourceReport]) -> [Article] {
-        var listed: [String: Article] = [:]
-        listed.reserveCapacity(archive.count)
-        for source in sources {
-            for article in source.articles where listed[article.id] == nil { listed[article.id] = article }
-        }
-        return archive.map { article in
-            guard let copy = listed[article.id], copy == article else { return article }
-            return copy
-        }
+    static func sharingText(of archive: [Article], with listed: ListedStories) -> [Article] {
+        archive.map { listed.copy(of: $0) ?? $0 }
+    }
+
+    /// What the sources list, by id, and (when there is a manifest to compare it with) the
+    /// sources' part of the input's fingerprint, which is made with it.
+    private static func sourcesPart(_ sources: [SourceReport], fingerprinted: Bool) -> (ListedStories, InputFingerprint.Sources?) {
+        let listed = ListedStories(sources)
+        return (listed, fingerprinted ? InputFingerprint.Sources(sources, listed: listed) : nil)
     }
 
     /// The fingerprint of the build's whole input, and (with --verbose) how long it took.

@@ -37,7 +37,7 @@ struct ArchiveSharingTests {
         ]
         #expect(Self.storage(archive[0].summary) != Self.storage(listed[0].summary), "the test starts from separate copies")
 
-        let shared = Build.sharingText(of: archive, with: [report])
+        let shared = Build.sharingText(of: archive, with: ListedStories([report]))
         #expect(shared == archive, "the same stories, in the same order")
         #expect(Self.storage(shared[0].title) == Self.storage(listed[0].title), "an equal story is the source's copy")
         #expect(Self.storage(shared[0].summary) == Self.storage(listed[0].summary))

@@ -16,7 +16,7 @@ package import NewsgenRender
 /// change here. `InputFingerprintTests` checks that Article still has the fields fed here.
 package enum InputFingerprint {
     package static func of(_ content: SiteContent, templates: TemplateSet) -> Fingerprint {
-        of(content, sources: Sources(content.sources), templates: templates)
+        of(content, sources: Sources(content.sources, listed: ListedStories(content.sources)), templates: templates)
     }
 
     /// The same, with the sources' part made beforehand (while the archive is read).
@@ -35,7 +35,12 @@ package enum InputFingerprint {
                 hasher.add(article: entry.article)
             }
         }
-        hasher.add(articles: content.archive.filter { !sources.lists($0) }.sorted {
+        // The cache lists stories with the same date and first sighting in no fixed order, and a
+        // story two sources list is stored as whichever source's copy was written last (they are
+        // fetched in parallel). Pages sort the sources' lists followed by the archive, stably, and
+        // drop repeats, so an archived story equal to one a source lists shows nothing of its own:
+        // the archive is fed without those, in an order of its own.
+        hasher.add(articles: content.archive.filter { sources.listed.copy(of: $0) == nil }.sorted {
             ($0.published ?? .distantPast, $0.id, $0.sourceID) > ($1.published ?? .distantPast, $1.id, $1.sourceID)
         })
         hasher.add(reflecting: content.newsapiSources as Any)
@@ -50,15 +55,11 @@ package enum InputFingerprint {
     /// The part of the fingerprint the sources' states and lists make, and what they list.
     package struct Sources: Sendable {
         let digest: Fingerprint
-        /// The stories the sources list, by id (a story two sources list has two copies, equal or not).
-        private let listed: [String: Article]
-        private let listedAgain: [String: [Article]]
+        let listed: ListedStories
 
-        package init(_ sources: [SourceReport]) {
+        package init(_ sources: [SourceReport], listed: ListedStories) {
             var hasher = Fingerprint.Hasher()
             hasher.add(sources.count)
-            var listed: [String: Article] = [:], listedAgain: [String: [Article]] = [:]
-            listed.reserveCapacity(sources.reduce(0) { $0 + $1.articles.count })
             for source in sources {
                 hasher.add(reflecting: source.config)
                 hasher.add(reflecting: source.status)
@@ -66,26 +67,9 @@ package enum InputFingerprint {
                 hasher.add(source.homepage)
                 hasher.add(reflecting: source.format as Any)
                 hasher.add(articles: source.articles)
-                for article in source.articles {
-                    if listed[article.id] == nil { listed[article.id] = article } else { listedAgain[article.id, default: []].append(article) }
-                }
             }
             digest = hasher.finish()
             self.listed = listed
-            self.listedAgain = listedAgain
-        }
-
-        /// Whether a source lists a story equal to `article`.
-        ///
-        /// The cache lists stories with the same date and first sighting in no fixed order, and a
-        /// story two sources list is stored as whichever source's copy was written last (they are
-        /// fetched in parallel). Pages sort the sources' lists followed by the archive, stably, and
-        /// drop repeats, so an archived story equal to one a source lists shows nothing of its own:
-        /// the archive is fed without those, in an order of its own.
-        /// By id, then equality: archived copies of listed stories share their storage with the
-        /// sources' (`Build.sharingText`), so most comparisons are one pointer's.
-        func lists(_ article: Article) -> Bool {
-            listed[article.id] == article || (listedAgain[article.id]?.contains(article) ?? false)
         }
     }
 }
