@@ -224,6 +224,24 @@ extension Array where Element == Article {
         }.map(\.element)
     }
 
+    /// Newest first, as the archive lists stories: articles without a date after dated ones,
+    /// and among equals by id, so that a story's place does not depend on whether a source
+    /// lists it now or only the cache still holds it (which moved it behind every listed story
+    /// of its time, and changed the bytes of its day's page, when it left its source's list).
+    /// Copies with one id keep their order: the listed copy, first, is the one deduplication keeps.
+    package func sortedForArchive() -> [Article] {
+        enumerated().sorted { lhs, rhs in
+            switch (lhs.element.published, rhs.element.published) {
+            case let (left?, right?) where left != right: return left > right
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default:
+                if lhs.element.id != rhs.element.id { return lhs.element.id < rhs.element.id }
+                return lhs.offset < rhs.offset
+            }
+        }.map(\.element)
+    }
+
     /// Drops later articles whose normalized URL, or else whose guid, was already seen.
     package func deduplicated() -> [Article] {
         var normalized = URLNormalizer.Memo()

@@ -25,7 +25,7 @@ final class SiteModelBuilder: Sendable {
     /// Every article shown, across sources, de-duplicated, newest first.
     let headlines: [Article]
     let categories: [Category]
-    /// Everything cached for the configured sources and everything shown now, newest first.
+    /// Everything cached for the configured sources and everything shown now, newest first (`sortedForArchive`).
     let archive: [Article]
     /// The archive's dated stories by UTC day, newest day first.
     let archiveDays: [ArchiveDay]
@@ -70,7 +70,7 @@ final class SiteModelBuilder: Sendable {
         for article in headlines {
             grouped[categoryOfSource[article.sourceID] ?? Self.categoryName(nil), default: []].append(article)
         }
-        archive = (headlines + content.archive).sortedNewestFirst().deduplicated(normalizing: &normalized)
+        archive = (headlines + content.archive).sortedForArchive().deduplicated(normalizing: &normalized)
         (archiveDays, undatedArchive) = ArchiveDay.group(archive)
         let savedWithSources = (content.favorites + content.readLater).filter { $0.matched && !$0.article.sourceID.isEmpty }.map(\.article)
         var seenIDs = Set<String>()

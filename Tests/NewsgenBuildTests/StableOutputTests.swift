@@ -96,6 +96,28 @@ struct StableOutputTests {
         #expect(await SiteValidator.validate(directory: output).isValid)
     }
 
+    @Test("a story that leaves its source's list keeps its place on its day's page among stories of the same time: the page's bytes stay")
+    func storyLeavingItsList() async throws {
+        let time = "Fri, 20 Nov 2026 08:00:00 GMT"
+        try writeFeed("wire", [("Harbour reopens", "Sat, 21 Nov 2026 09:00:00 GMT"), ("Alpha talks", time), ("Beta vote", time)])
+        try writeFeed("other", [("Cup draw", time)])
+        let config = try config()
+        let day = "archive/2026/11/20/index.html"
+        _ = try await build(config, at: Self.start)
+        let before = try TestSupport.fileBytes(below: config.output)
+
+        // The wire no longer lists "Alpha talks": the cache still has it, so its day still shows it.
+        try writeFeed("wire", [("Ceasefire holds", "Sat, 21 Nov 2026 15:00:00 GMT"), ("Harbour reopens", "Sat, 21 Nov 2026 09:00:00 GMT"),
+                               ("Beta vote", time)])
+        let second = try await build(config, at: Self.start.addingTimeInterval(3600))
+        #expect(second.exitStatus == 0)
+        let after = try TestSupport.fileBytes(below: config.output)
+        let page = try String(contentsOf: config.output.appendingPathComponent(day), encoding: .utf8)
+        #expect(["Alpha talks", "Beta vote", "Cup draw"].allSatisfy(page.contains))
+        #expect(after[day] == before[day], "the 20th's page changed though its stories did not")
+        #expect(after["archive/2026/11/21/index.html"] != before["archive/2026/11/21/index.html"], "the 21st gained a story")
+    }
+
     @Test("stories without a date are on archive/undated/, linked from the archive's index, and on no day")
     func undated() async throws {
         try writeFeed("wire", [("Harbour reopens", "Sat, 21 Nov 2026 09:00:00 GMT")])
