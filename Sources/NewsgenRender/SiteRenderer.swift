@@ -305,9 +305,13 @@ package struct SiteRenderer {
             }
         }
         file(SitePaths.opml) { OPMLWriter.write(model.opmlOutlines(), context: context) }
-        for sitemap in SitemapWriter.files(pages: pages, limit: sitemapLimit) {
-            file(sitemap.path) { SitemapWriter.write(sitemap, context: context) }
+        // The sitemaps name every page, so they change with any page added or removed (every new
+        // story) and are slow to check: they go beside the search index, at the start, rather
+        // than last, where their checks ran on one core after every other job was done.
+        let sitemaps = SitemapWriter.files(pages: pages, limit: sitemapLimit).map { sitemap in
+            Job(file: sitemap.path, carrying: known[sitemap.path]) { Data(SitemapWriter.write(sitemap, context: context).utf8) }
         }
+        jobs.insert(contentsOf: sitemaps, at: 1)
         for asset in templates.assets {
             jobs.append(Job(file: asset.path, carrying: known[asset.path]) { asset.data })
         }
