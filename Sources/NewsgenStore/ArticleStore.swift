@@ -93,7 +93,9 @@ public enum StoreError: Error, CustomStringConvertible {
 /// Keeps articles and fetch state between builds, so that a failed fetch falls back to
 /// recent data and saved articles keep their data after their source drops them.
 public protocol ArticleStore: Sendable {
-    func state(of sourceID: String) async throws(StoreError) -> SourceState?
+    /// The fetch state of each of these sources that has one, read at once (a cron run reads
+    /// a hundred: one read each was a queue hop each).
+    func states(of sourceIDs: [String]) async throws(StoreError) -> [String: SourceState]
     /// The articles last fetched for a source, newest first.
     func articles(of sourceID: String) async throws(StoreError) -> [Article]
     /// The articles last fetched for a source, newest first, each as this source wrote it; `nil`
@@ -103,8 +105,9 @@ public protocol ArticleStore: Sendable {
     func archive(of sourceIDs: Set<String>) async throws(StoreError) -> [Article]
     /// A successful fetch: the source's list is replaced by `content.articles`.
     func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) async throws(StoreError)
-    /// A 304: the cached list is still current.
-    func recordNotModified(of sourceID: String, at date: Date) async throws(StoreError)
+    /// 304s: each of these sources' cached list is still current. One write for all of them,
+    /// as most sources of a cron run did not change.
+    func recordNotModified(of sourceIDs: [String], at date: Date) async throws(StoreError)
     func recordFailure(of sourceID: String, error: SourceError, at date: Date) async throws(StoreError)
     /// Keeps the data of every article saved now (the complete set: articles no longer saved
     /// lose that protection), whatever their sources list.
@@ -114,6 +117,17 @@ public protocol ArticleStore: Sendable {
     /// Removes articles not seen since `cutoff` that no source lists and nobody saved; returns how many.
     func prune(notSeenSince cutoff: Date) async throws(StoreError) -> Int
     func statistics() async throws(StoreError) -> StoreStatistics
+}
+
+extension ArticleStore {
+    public func state(of sourceID: String) async throws(StoreError) -> SourceState? {
+        try await states(of: [sourceID])[sourceID]
+    }
+
+    /// A 304: the cached list is still current.
+    public func recordNotModified(of sourceID: String, at date: Date) async throws(StoreError) {
+        try await recordNotModified(of: [sourceID], at: date)
+    }
 }
 
 /// A saved entry's key with the article it shows.
@@ -135,7 +149,9 @@ package actor MemoryStore: ArticleStore {
 
     public init() {}
 
-    public func state(of sourceID: String) throws(StoreError) -> SourceState? { states[sourceID] }
+    public func states(of sourceIDs: [String]) throws(StoreError) -> [String: SourceState] {
+        states.filter { sourceIDs.contains($0.key) }
+    }
 
     public func articles(of sourceID: String) throws(StoreError) -> [Article] { lists[sourceID] ?? [] }
 
@@ -152,8 +168,8 @@ package actor MemoryStore: ArticleStore {
         lists[sourceID] = content.articles
     }
 
-    public func recordNotModified(of sourceID: String, at date: Date) throws(StoreError) {
-        states[sourceID, default: SourceState()].recordNotModified(at: date)
+    public func recordNotModified(of sourceIDs: [String], at date: Date) throws(StoreError) {
+        for sourceID in sourceIDs { states[sourceID, default: SourceState()].recordNotModified(at: date) }
     }
 
     public func recordFailure(of sourceID: String, error: SourceError, at date: Date) throws(StoreError) {

@@ -131,8 +131,12 @@ package final class SQLiteStore: ArticleStore {
 
     // MARK: - ArticleStore
 
-    public func state(of sourceID: String) async throws(StoreError) -> SourceState? {
-        try await read { db in try SourceStateRecord.fetchOne(db, key: sourceID)?.state }
+    public func states(of sourceIDs: [String]) async throws(StoreError) -> [String: SourceState] {
+        try await read { db in
+            var states: [String: SourceState] = [:]
+            for record in try SourceStateRecord.fetchAll(db, keys: sourceIDs) { states[record.sourceID] = record.state }
+            return states
+        }
     }
 
     public func articles(of sourceID: String) async throws(StoreError) -> [Article] {
@@ -204,12 +208,13 @@ package final class SQLiteStore: ArticleStore {
     }
 
     /// The listed articles' `lastSeen` moves with the state's last success (see `recordSuccess`).
-    public func recordNotModified(of sourceID: String, at date: Date) async throws(StoreError) {
+    public func recordNotModified(of sourceIDs: [String], at date: Date) async throws(StoreError) {
+        guard !sourceIDs.isEmpty else { return }
         try await write { db in
-            if let record = try SourceStateRecord.fetchOne(db, key: sourceID) {
+            for record in try SourceStateRecord.fetchAll(db, keys: sourceIDs) {
                 var state = record.state
                 state.recordNotModified(at: date)
-                try SourceStateRecord(sourceID: sourceID, state: state).update(db)
+                try SourceStateRecord(sourceID: record.sourceID, state: state).update(db)
             }
         }
     }

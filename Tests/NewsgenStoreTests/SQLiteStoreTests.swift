@@ -88,6 +88,7 @@ struct SQLiteStoreTests {
         #expect(try await store.state(of: "world") == world)
         #expect(try await store.state(of: "down") == down)
         #expect(try await store.state(of: "unknown") == nil)
+        #expect(try await store.states(of: ["world", "down", "unknown"]) == ["world": world, "down": down], "read at once")
         #expect(try await store.articles(of: "world") == [full, bare])
         #expect(try await store.archive(of: ["world", "down"]) == [full, bare], "dated first, newest first")
         #expect(try await store.savedArticles(ids: ["favorites:https://example.com/a1", "readLater:x"])
@@ -163,8 +164,11 @@ struct SQLiteStoreTests {
         #expect(try seen()?.title == "Saved title")
 
         // A 304 sees the listed articles again: that time is theirs once the list no longer has them.
-        try await store.recordNotModified(of: "world", at: Self.later + 2 * 86_400)
+        // 304s are recorded at once; a source the cache has no state of gets none.
+        try await store.recordNotModified(of: ["world", "never-fetched"], at: Self.later + 2 * 86_400)
         #expect(try await store.state(of: "world")?.httpStatus == 304)
+        #expect(try await store.state(of: "world")?.lastSuccess == Self.later + 2 * 86_400)
+        #expect(try await store.state(of: "never-fetched") == nil)
         #expect(try seen()?.first == Self.first.timeIntervalSince1970)
         let other = Article(id: "c1", sourceID: "world", title: "Another", url: "https://example.com/c1")
         try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: [other]), at: Self.later + 3 * 86_400)

@@ -29,20 +29,31 @@ struct FetchStage: Sendable {
         }()
         let skipped = SkippedSources()
         let newsapi = config.newsapi
+        // The sources' states are read at once, and their 304s recorded at once after: a cron
+        // run in which nothing changed made two hundred trips to the cache's queues for them.
+        let ids = config.sources.map(\.id)
+        let states = await storeCall("the fetch state of \(ids.count) sources") { try await store.states(of: ids) } ?? [:]
+        let unchanged = UnchangedSources()
         let reports = await Parallel.map(
             config.sources, maxConcurrent: FetchLimits.overall, maxPerKey: FetchLimits.perHost,
             key: { FetchLimits.host(of: $0, newsapi: newsapi) }
         ) { [progress] source in
-            let report = await stage.report(for: source, skipped: skipped)
+            let report = await stage.report(for: source, state: states[source.id], skipped: skipped, unchanged: unchanged)
             progress?.advance(.fetching)
             return report
         }
-        for line in skipped.warnings(order: config.sources.map(\.id)) { logger.warning("\(line)") }
+        let notModified = unchanged.ids
+        if !notModified.isEmpty {
+            _ = await storeCall("the 304s of \(notModified.count) sources") { try await store.recordNotModified(of: notModified, at: now) }
+        }
+        for line in skipped.warnings(order: ids) { logger.warning("\(line)") }
         return reports
     }
 
-    private func report(for source: SourceConfig, skipped: SkippedSources) async -> SourceReport {
-        let state = await storeCall(source) { try await store.state(of: source.id) } ?? nil
+    /// The report of one source, from its state before this build; a 304 goes to `unchanged`,
+    /// for the stage to record.
+    private func report(for source: SourceConfig, state: SourceState?, skipped: SkippedSources,
+                        unchanged: UnchangedSources) async -> SourceReport {
         let options = FetchDecision.Options(config: config, offline: offline, refresh: refresh)
         let handler = providers.first(where: { $0.handles(source) })
         let provider: FetchDecision.Provider = if let handler { handler.unavailable.map { .unavailable($0) } ?? .ready } else { .missing }
@@ -124,7 +135,7 @@ struct FetchStage: Sendable {
                 logger.debug("source \"\(source.id)\": \(content.articles.count) articles")
                 return make(.fetched, articles: content.articles, content: content)
             case .notModified:
-                _ = await storeCall(source) { try await store.recordNotModified(of: source.id, at: now) }
+                unchanged.add(source.id)
                 // A local file unchanged since it was read (`LocalFile.validator`) holds what the
                 // cache holds: shown as read, so its pages do not change with how it was had.
                 if let ownCopies { return make(.fetched, articles: ownCopies) }
@@ -150,10 +161,15 @@ struct FetchStage: Sendable {
 
     /// Runs a store operation; a failing cache never sinks the build, but it is reported.
     private func storeCall<T>(_ source: SourceConfig, _ body: () async throws -> T) async -> T? {
+        await storeCall("source \"\(source.id)\"", body)
+    }
+
+    /// The same, for an operation on `what`.
+    private func storeCall<T>(_ what: String, _ body: () async throws -> T) async -> T? {
         do {
             return try await body()
         } catch {
-            logger.warning("cache: \(error) (source \"\(source.id)\")")
+            logger.warning("cache: \(error) (\(what))")
             return nil
         }
     }
@@ -165,6 +181,20 @@ struct FetchStage: Sendable {
         case .feed: nil
         }
     }
+}
+
+/// The sources whose lists did not change (a 304, or a local file as it was), collected across
+/// the fetch tasks and recorded in one write.
+final class UnchangedSources: @unchecked Sendable {
+    private let lock = NSLock()
+    private var unchanged: [String] = []
+
+    func add(_ id: String) {
+        lock.withLock { unchanged.append(id) }
+    }
+
+    /// The ids, sorted: the order the tasks ended in is no order.
+    var ids: [String] { lock.withLock { unchanged }.sorted() }
 }
 
 /// The sources skipped because their provider could not work, collected across the fetch tasks.
