@@ -9,12 +9,15 @@ struct SiteFiles: Sendable {
 
     init(files: [String]) {
         self.files = Set(files)
+        // Each file's folder, then its parents until one already known (whose parents are too):
+        // splitting and joining every path's components was a tenth of checking a new story's files.
         var directories: Set<String> = [""]
         for file in files {
-            var components = file.split(separator: "/").dropLast()
-            while !components.isEmpty {
-                directories.insert(components.joined(separator: "/"))
-                components = components.dropLast()
+            var end = file.utf8.lastIndex(of: UInt8(ascii: "/"))
+            while let slash = end {
+                let folder = String(file[..<slash])
+                guard directories.insert(folder).inserted else { break }
+                end = folder.utf8.lastIndex(of: UInt8(ascii: "/"))
             }
         }
         self.directories = directories

@@ -44,4 +44,11 @@ struct SiteFilesTests {
     func resolve(_ reference: String, _ page: String, _ target: SiteFiles.Target) {
         #expect(site.resolve(reference, from: page) == target)
     }
+
+    @Test("every folder a file stands in is known, with its parents, whichever file names it first")
+    func folders() {
+        let nested = SiteFiles(files: ["a/b/c/d.html", "a/b/e.html", "a/x/y/z.html", "top.html", "a/b/c/f.html"])
+        #expect(nested.directories == ["", "a", "a/b", "a/b/c", "a/x", "a/x/y"])
+        #expect(site.directories == ["", "sources", "sources/bbc", "assets", "feeds"])
+    }
 }
