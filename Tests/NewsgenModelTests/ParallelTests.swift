@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Testing
 @testable import NewsgenModel
@@ -45,5 +46,23 @@ struct ParallelTests {
         #expect(await Parallel.map([Int](), maxConcurrent: 4) { $0 + 1 }.isEmpty)
         #expect(await Parallel.map([1, 2, 3], maxConcurrent: 0) { $0 + 1 } == [2, 3, 4])
         #expect(await Parallel.map(["a", "b"]) { $0.uppercased() } == ["A", "B"])
+    }
+
+    @Test("both runs its two parts, each once, and gives their results in order")
+    func both() {
+        let runs = Mutex(0)
+        let (number, text) = Parallel.both({ () -> Int in
+            runs.withLock { $0 += 1 }
+            return (1...1000).reduce(0, +)
+        }, { () -> String in
+            runs.withLock { $0 += 1 }
+            return String(repeating: "ab", count: 3)
+        })
+        #expect(number == 500_500)
+        #expect(text == "ababab")
+        #expect(runs.withLock { $0 } == 2)
+        // Results that are references come back alive, owned once.
+        let (first, second) = Parallel.both({ [1, 2, 3] }, { ["a": [4]] })
+        #expect(first == [1, 2, 3] && second == ["a": [4]])
     }
 }

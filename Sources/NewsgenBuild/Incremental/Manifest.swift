@@ -1,4 +1,5 @@
 package import Foundation
+import NewsgenModel
 package import NewsgenRender
 
 /// What the last build published, kept beside the cache: for each file of the site, the
@@ -145,45 +146,52 @@ package struct Manifest: Sendable, Equatable {
     /// out (the next build renders it); a folder that cannot be, leaves the folders unrecorded
     /// (the next build publishes).
     ///
-    /// A file in `carried` (those the build carried, as the previous manifest recorded them, each
-    /// found on disk as recorded when the build compared them) is the very file the previous site
-    /// had, linked into this one: its identity is taken from there, not stat-ed again. Had the
-    /// file been replaced since, the next build finds another identity on disk and renders it.
+    /// A file carried over (one not in `rendered`, whose entry in `carried`, the previous
+    /// manifest, has its fingerprint; each was found on disk as recorded when the build compared
+    /// them) is the very file the previous site had, linked into this one: its identity is taken
+    /// from there, not stat-ed again. Had the file been replaced since, the next build finds
+    /// another identity on disk and renders it.
     ///
     /// The files examined are those in `examining` (by default `output`): a staging folder,
     /// opened before it is renamed `output`, holds the same files and folders with the same
     /// identities. They are examined below the open folder, whatever its name is meanwhile.
+    /// The files are recorded on one core while the folders are examined on another.
     package static func recording(_ fingerprints: [String: Fingerprint], output: URL, examining folder: OpenFolder? = nil,
-                                  input: Fingerprint? = nil, carried: [String: Entry] = [:]) -> Manifest {
-        var files: [String: Entry] = [:]
-        files.reserveCapacity(fingerprints.count)
-        var folderPaths = Publisher.folders(holding: fingerprints.keys)
-        folderPaths.insert("")
+                                  input: Fingerprint? = nil, carried: [String: Entry] = [:], rendered: Set<String> = []) -> Manifest {
         let opened = folder ?? OpenFolder(output)
         let root = opened?.descriptor ?? -1
-        var unexamined = opened == nil
-        for (path, fingerprint) in fingerprints {
-            if let entry = carried[path], entry.fingerprint == fingerprint {
-                files[path] = entry
-                continue
+        // The folder is held open (its descriptor valid) until both parts are done.
+        let (recorded, examined) = withExtendedLifetime(opened) { Parallel.both({ () -> (files: [String: Entry], complete: Bool) in
+            var files: [String: Entry] = [:]
+            files.reserveCapacity(fingerprints.count)
+            var complete = root >= 0
+            for (path, fingerprint) in fingerprints {
+                if !rendered.contains(path), let entry = carried[path], entry.fingerprint == fingerprint {
+                    files[path] = entry
+                    continue
+                }
+                guard root >= 0, let disk = stat(path, in: root) else {
+                    complete = false
+                    continue
+                }
+                files[path] = Entry(fingerprint: fingerprint, inode: disk.inode, size: disk.size, modified: disk.modified)
             }
-            guard root >= 0, let disk = stat(path, in: root) else {
-                unexamined = true
-                continue
+            return (files, complete)
+        }, { () -> [String: Folder]? in
+            guard root >= 0 else { return nil }
+            var paths = Publisher.folders(holding: fingerprints.keys)
+            paths.insert("")
+            var folders: [String: Folder] = [:]
+            folders.reserveCapacity(paths.count)
+            for path in paths {
+                guard let folder = folderStat(path.isEmpty ? "." : path, in: root) else { return nil }
+                folders[path] = folder
             }
-            files[path] = Entry(fingerprint: fingerprint, inode: disk.inode, size: disk.size, modified: disk.modified)
-        }
+            return folders
+        }) }
         // A file that is there but could not be examined would be a name the record does not
         // list: without folders, the record is never taken for the whole of the site.
-        var folders: [String: Folder]? = unexamined ? nil : [:]
-        for path in folderPaths where folders != nil {
-            guard let folder = folderStat(path.isEmpty ? "." : path, in: root) else {
-                folders = nil
-                break
-            }
-            folders?[path] = folder
-        }
-        return Manifest(output: output, files: files, folders: folders, input: input)
+        return Manifest(output: output, files: recorded.files, folders: recorded.complete ? examined : nil, input: input)
     }
 
     /// A regular file's identity on disk.
@@ -240,41 +248,61 @@ extension Manifest {
     /// The file's bytes (`text`), written byte by byte: a cron run writes ten thousand records.
     var bytes: [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(256 + files.count * 160 + (folders?.count ?? 0) * 80)
-        func append(_ text: String) { out.append(contentsOf: text.utf8) }
-        func append(_ number: some BinaryInteger) { out.append(contentsOf: String(number).utf8) }
-        let space = UInt8(ascii: " "), newline = UInt8(ascii: "\n")
-        append(Self.header)
-        out.append(newline)
-        append("output ")
-        append(Self.escape(output))
-        out.append(newline)
-        append("input ")
-        append(input?.hex ?? "-")
-        out.append(newline)
-        for (path, folder) in (folders ?? [:]).sorted(by: { $0.key < $1.key }) {
-            append("folder ")
-            append(folder.inode)
-            out.append(space)
-            append(folder.modified)
-            out.append(space)
-            append(Self.escape(path))
-            out.append(newline)
-        }
-        for (path, entry) in files.sorted(by: { $0.key < $1.key }) {
-            append("file ")
-            append(entry.fingerprint.hex)
-            out.append(space)
-            append(entry.inode)
-            out.append(space)
-            append(entry.size)
-            out.append(space)
-            append(entry.modified)
-            out.append(space)
-            append(Self.escape(path))
-            out.append(newline)
-        }
+        out.append(contentsOf: "\(Self.header)\noutput \(Self.escape(output))\ninput \(input?.hex ?? "-")\n".utf8)
+        // The folders' records on one core while the files' are made on another: each part sorts
+        // ten thousand paths.
+        let (folderLines, fileLines) = Parallel.both({ Self.lines(of: folders ?? [:]) }, { Self.lines(of: files) })
+        out += folderLines
+        out += fileLines
         return out
+    }
+
+    /// A line for each folder, in the order of their paths.
+    private static func lines(of folders: [String: Folder]) -> [UInt8] {
+        var out = RecordBytes(capacity: folders.count * 80)
+        for (path, folder) in folders.sorted(by: { $0.key < $1.key }) {
+            out.append("folder ")
+            out.append(folder.inode)
+            out.space()
+            out.append(folder.modified)
+            out.space()
+            out.append(escape(path))
+            out.newline()
+        }
+        return out.bytes
+    }
+
+    /// A line for each file, in the order of their paths.
+    private static func lines(of files: [String: Entry]) -> [UInt8] {
+        var out = RecordBytes(capacity: files.count * 160)
+        for (path, entry) in files.sorted(by: { $0.key < $1.key }) {
+            out.append("file ")
+            out.append(entry.fingerprint.hex)
+            out.space()
+            out.append(entry.inode)
+            out.space()
+            out.append(entry.size)
+            out.space()
+            out.append(entry.modified)
+            out.space()
+            out.append(escape(path))
+            out.newline()
+        }
+        return out.bytes
+    }
+
+    /// Bytes written field by field: a cron run writes ten thousand records.
+    private struct RecordBytes {
+        var bytes: [UInt8] = []
+
+        init(capacity: Int) {
+            bytes.reserveCapacity(capacity)
+        }
+
+        mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+        mutating func append(_ number: some BinaryInteger) { bytes.append(contentsOf: String(number).utf8) }
+        mutating func space() { bytes.append(UInt8(ascii: " ")) }
+        mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
     }
 
     /// The manifest in `data`; `nil` for another format or any line that does not read.
