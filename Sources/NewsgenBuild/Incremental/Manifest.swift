@@ -251,42 +251,33 @@ extension Manifest {
         out.append(contentsOf: "\(Self.header)\noutput \(Self.escape(output))\ninput \(input?.hex ?? "-")\n".utf8)
         // The folders' records on one core while the files' are made on another: each part sorts
         // ten thousand paths.
-        let (folderLines, fileLines) = Parallel.both({ Self.lines(of: folders ?? [:]) }, { Self.lines(of: files) })
+        let (folderLines, fileLines) = Parallel.both({
+            Self.lines(of: folders ?? [:], kind: "folder ", bytesEach: 80) { folder, out in
+                out.field(folder.inode)
+                out.field(folder.modified)
+            }
+        }, {
+            Self.lines(of: files, kind: "file ", bytesEach: 160) { entry, out in
+                out.field(entry.fingerprint.hex)
+                out.field(entry.inode)
+                out.field(entry.size)
+                out.field(entry.modified)
+            }
+        })
         out += folderLines
         out += fileLines
         return out
     }
 
-    /// A line for each folder, in the order of their paths.
-    private static func lines(of folders: [String: Folder]) -> [UInt8] {
-        var out = RecordBytes(capacity: folders.count * 80)
-        for (path, folder) in folders.sorted(by: { $0.key < $1.key }) {
-            out.append("folder ")
-            out.append(folder.inode)
-            out.space()
-            out.append(folder.modified)
-            out.space()
+    /// A line for each record, in the order of their paths: its kind, its fields, its path.
+    private static func lines<Record>(of records: [String: Record], kind: String, bytesEach: Int,
+                                      fields: (Record, inout RecordBytes) -> Void) -> [UInt8] {
+        var out = RecordBytes(capacity: records.count * bytesEach)
+        for (path, record) in records.sorted(by: { $0.key < $1.key }) {
+            out.append(kind)
+            fields(record, &out)
             out.append(escape(path))
-            out.newline()
-        }
-        return out.bytes
-    }
-
-    /// A line for each file, in the order of their paths.
-    private static func lines(of files: [String: Entry]) -> [UInt8] {
-        var out = RecordBytes(capacity: files.count * 160)
-        for (path, entry) in files.sorted(by: { $0.key < $1.key }) {
-            out.append("file ")
-            out.append(entry.fingerprint.hex)
-            out.space()
-            out.append(entry.inode)
-            out.space()
-            out.append(entry.size)
-            out.space()
-            out.append(entry.modified)
-            out.space()
-            out.append(escape(path))
-            out.newline()
+            out.bytes.append(UInt8(ascii: "\n"))
         }
         return out.bytes
     }
@@ -300,9 +291,14 @@ extension Manifest {
         }
 
         mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
-        mutating func append(_ number: some BinaryInteger) { bytes.append(contentsOf: String(number).utf8) }
-        mutating func space() { bytes.append(UInt8(ascii: " ")) }
-        mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
+
+        /// A field and the space after it.
+        mutating func field(_ text: String) {
+            append(text)
+            bytes.append(UInt8(ascii: " "))
+        }
+
+        mutating func field(_ number: some BinaryInteger) { field(String(number)) }
     }
 
     /// The manifest in `data`; `nil` for another format or any line that does not read.
