@@ -1,4 +1,5 @@
 import Foundation
+import NewsgenModel
 
 /// The files of the folder being validated, to resolve the links of its pages against, the
 /// way ../shared/tools/check-site and a static web server do.
@@ -9,17 +10,8 @@ struct SiteFiles: Sendable {
 
     init(files: [String]) {
         self.files = Set(files)
-        // Each file's folder, then its parents until one already known (whose parents are too):
-        // splitting and joining every path's components was a tenth of checking a new story's files.
-        var directories: Set<String> = [""]
-        for file in files {
-            var end = file.utf8.lastIndex(of: UInt8(ascii: "/"))
-            while let slash = end {
-                let folder = String(file[..<slash])
-                guard directories.insert(folder).inserted else { break }
-                end = folder.utf8.lastIndex(of: UInt8(ascii: "/"))
-            }
-        }
+        var directories = SitePathFolders.folders(holding: files)
+        directories.insert("")
         self.directories = directories
     }
 

@@ -34,7 +34,7 @@ struct PreviousSiteTests {
                 return false
             }
         }
-        return seenFiles == files.union([Publisher.markerName]) && seenFolders == Publisher.folders(holding: files)
+        return seenFiles == files.union([Publisher.markerName]) && seenFolders == SitePathFolders.folders(holding: files)
     }
 
     static func edit(_ site: Site, _ title: String) throws {

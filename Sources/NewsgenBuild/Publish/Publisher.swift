@@ -288,7 +288,7 @@ package struct Publisher: Sendable {
     /// Otherwise every folder is read.
     @discardableResult
     static func prune(_ root: String, keeping files: Set<String>, listing: Manifest? = nil) -> Kept {
-        let folders = Self.folders(holding: files)
+        let folders = SitePathFolders.folders(holding: files)
         if let listing, let recorded = listing.folders, listing.describes(root) {
             return prune(root, keeping: files, folders: folders, files: listing.files.mapValues(\.inode), recorded: recorded)
         }
@@ -310,21 +310,6 @@ package struct Publisher: Sendable {
             }
         }
         return kept
-    }
-
-    /// The folders that relative `paths` stand in, with their parents: "a/b/c.html" gives "a"
-    /// and "a/b".
-    static func folders(holding paths: some Sequence<String>) -> Set<String> {
-        var folders: Set<String> = []
-        for path in paths {
-            var end = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-            while let slash = end {
-                let folder = String(path[..<slash])
-                guard folders.insert(folder).inserted else { break }
-                end = folder.utf8.lastIndex(of: UInt8(ascii: "/"))
-            }
-        }
-        return folders
     }
 
     /// `prune` from a listing known to be what the folder holds: `listed` its files with their
