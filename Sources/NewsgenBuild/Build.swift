@@ -272,7 +272,7 @@ public struct Build: Sendable {
         // Every file of the site was rendered or carried: those not rendered are the carried ones
         // (ten thousand, against a handful rendered, so not copied into a dictionary of their own).
         Manifest.recording(site.fingerprints, output: output, examining: folder, input: input,
-                           carried: previous?.manifest.files ?? [:], rendered: Set(site.rendered))
+                           previous: previous?.manifest.files ?? [:], rendered: Set(site.rendered))
     }
 
     /// Keeps the record of the site a swap set aside: the manifest it was published with,

@@ -215,12 +215,7 @@ extension Array where Element == Article {
     /// Newest first; articles without a date after dated ones, keeping feed order among equals.
     package func sortedNewestFirst() -> [Article] {
         enumerated().sorted { lhs, rhs in
-            switch (lhs.element.published, rhs.element.published) {
-            case let (left?, right?) where left != right: left > right
-            case (_?, nil): true
-            case (nil, _?): false
-            default: lhs.offset < rhs.offset
-            }
+            Article.isNewer(lhs.element, than: rhs.element) ?? (lhs.offset < rhs.offset)
         }.map(\.element)
     }
 
@@ -231,14 +226,8 @@ extension Array where Element == Article {
     /// Copies with one id keep their order: the listed copy, first, is the one deduplication keeps.
     package func sortedForArchive() -> [Article] {
         enumerated().sorted { lhs, rhs in
-            switch (lhs.element.published, rhs.element.published) {
-            case let (left?, right?) where left != right: return left > right
-            case (_?, nil): return true
-            case (nil, _?): return false
-            default:
-                if lhs.element.id != rhs.element.id { return lhs.element.id < rhs.element.id }
-                return lhs.offset < rhs.offset
-            }
+            Article.isNewer(lhs.element, than: rhs.element)
+                ?? (lhs.element.id != rhs.element.id ? lhs.element.id < rhs.element.id : lhs.offset < rhs.offset)
         }.map(\.element)
     }
 
@@ -261,6 +250,19 @@ extension Array where Element == Article {
                 if !seenGUIDs.insert(SourceGUID(sourceID: article.sourceID, guid: guid)).inserted { return false }
             }
             return true
+        }
+    }
+}
+
+extension Article {
+    /// Whether `lhs` comes before `rhs` newest first (a dated story before an undated one);
+    /// `nil` when their times are equal, or both have none.
+    fileprivate static func isNewer(_ lhs: Article, than rhs: Article) -> Bool? {
+        switch (lhs.published, rhs.published) {
+        case let (left?, right?) where left != right: left > right
+        case (_?, nil): true
+        case (nil, _?): false
+        default: nil
         }
     }
 }

@@ -246,8 +246,8 @@ package struct SiteRenderer {
                             with: { values throws(TemplateError) in try templates.render(template, values: values) }))
             pages.append(path)
         }
-        func file(_ path: String, _ text: @escaping @Sendable () -> String) {
-            jobs.append(Job(file: path, carrying: known[path]) { Data(text().utf8) })
+        func file(_ path: String, _ text: @escaping @Sendable () -> String) -> Job {
+            Job(file: path, carrying: known[path]) { Data(text().utf8) }
         }
 
         // The search index first: the largest single job of a site (every story), so that it
@@ -304,12 +304,12 @@ package struct SiteRenderer {
                                 render: { Data(write(list, context).utf8) }))
             }
         }
-        file(SitePaths.opml) { OPMLWriter.write(model.opmlOutlines(), context: context) }
+        jobs.append(file(SitePaths.opml) { OPMLWriter.write(model.opmlOutlines(), context: context) })
         // The sitemaps name every page, so they change with any page added or removed (every new
         // story) and are slow to check: they go beside the search index, at the start, rather
         // than last, where their checks ran on one core after every other job was done.
         let sitemaps = SitemapWriter.files(pages: pages, limit: sitemapLimit).map { sitemap in
-            Job(file: sitemap.path, carrying: known[sitemap.path]) { Data(SitemapWriter.write(sitemap, context: context).utf8) }
+            file(sitemap.path) { SitemapWriter.write(sitemap, context: context) }
         }
         jobs.insert(contentsOf: sitemaps, at: 1)
         for asset in templates.assets {

@@ -146,8 +146,8 @@ package struct Manifest: Sendable, Equatable {
     /// out (the next build renders it); a folder that cannot be, leaves the folders unrecorded
     /// (the next build publishes).
     ///
-    /// A file carried over (one not in `rendered`, whose entry in `carried`, the previous
-    /// manifest, has its fingerprint; each was found on disk as recorded when the build compared
+    /// A file carried over (one not in `rendered`, whose entry in `previous`, the manifest of
+    /// the site it was carried from, has its fingerprint; each was found on disk as recorded when the build compared
     /// them) is the very file the previous site had, linked into this one: its identity is taken
     /// from there, not stat-ed again. Had the file been replaced since, the next build finds
     /// another identity on disk and renders it.
@@ -157,7 +157,7 @@ package struct Manifest: Sendable, Equatable {
     /// identities. They are examined below the open folder, whatever its name is meanwhile.
     /// The files are recorded on one core while the folders are examined on another.
     package static func recording(_ fingerprints: [String: Fingerprint], output: URL, examining folder: OpenFolder? = nil,
-                                  input: Fingerprint? = nil, carried: [String: Entry] = [:], rendered: Set<String> = []) -> Manifest {
+                                  input: Fingerprint? = nil, previous: [String: Entry] = [:], rendered: Set<String> = []) -> Manifest {
         let opened = folder ?? OpenFolder(output)
         let root = opened?.descriptor ?? -1
         // The folder is held open (its descriptor valid) until both parts are done.
@@ -166,7 +166,7 @@ package struct Manifest: Sendable, Equatable {
             files.reserveCapacity(fingerprints.count)
             var complete = root >= 0
             for (path, fingerprint) in fingerprints {
-                if !rendered.contains(path), let entry = carried[path], entry.fingerprint == fingerprint {
+                if !rendered.contains(path), let entry = previous[path], entry.fingerprint == fingerprint {
                     files[path] = entry
                     continue
                 }
@@ -179,7 +179,7 @@ package struct Manifest: Sendable, Equatable {
             return (files, complete)
         }, { () -> [String: Folder]? in
             guard root >= 0 else { return nil }
-            var paths = Publisher.folders(holding: fingerprints.keys)
+            var paths = SitePathFolders.folders(holding: fingerprints.keys)
             paths.insert("")
             var folders: [String: Folder] = [:]
             folders.reserveCapacity(paths.count)
