@@ -340,6 +340,8 @@ struct IncrementalTests {
             good.replacingOccurrences(of: "newsgen manifest 3", with: "newsgen manifest 2"),
             good.replacingOccurrences(of: "file \(digest.hex) 12 ", with: "file \(digest.hex) twelve "),
             good.replacingOccurrences(of: "file \(digest.hex)", with: "file \(digest.hex.dropLast())"),
+            good.replacingOccurrences(of: "file \(digest.hex)", with: "file \(digest.hex.uppercased())"),
+            good.replacingOccurrences(of: "file \(digest.hex)", with: "file \(digest.hex.dropLast())g"),
             good.replacingOccurrences(of: "folder 3 8 static", with: "folder 3 static"),
             good.replacingOccurrences(of: "file \(digest.hex) 12 ", with: "file \(digest.hex) 18446744073709551616 "),
             good.replacingOccurrences(of: "file \(digest.hex) 12 ", with: "file \(digest.hex) -12 "),
@@ -351,6 +353,28 @@ struct IncrementalTests {
         ] {
             #expect(Manifest(text: Data(broken.utf8)) == nil, "\(broken.prefix(200))")
         }
+    }
+
+    @Test("a fingerprint is the SHA-256 of what it was fed, spelled in 64 lowercase hexadecimal digits, and reads back from them alone")
+    func fingerprintDigits() throws {
+        // SHA-256 of "abc" (FIPS 180-2, appendix B.1), fed as raw bytes the way `of(_:)` does after its tag.
+        let known = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        let parsed = try #require(Fingerprint(hex: known))
+        #expect(parsed.hex == known)
+        #expect(Fingerprint(hex: known.uppercased()) == nil)
+        #expect(Fingerprint(hex: String(known.dropLast())) == nil)
+        #expect(Fingerprint(hex: known + "0") == nil)
+        #expect(Fingerprint(hex: String(known.dropLast()) + "g") == nil)
+        for word in 0..<4 {
+            // Each 16-digit word counts: changing one digit of it gives another fingerprint.
+            var digits = Array(known)
+            digits[word * 16 + 15] = digits[word * 16 + 15] == "0" ? "1" : "0"
+            #expect(try #require(Fingerprint(hex: String(digits))) != parsed)
+        }
+        let made = Fingerprint.of(Data("page".utf8))
+        #expect(made.hex.count == 64 && made.hex.allSatisfy { $0.isHexDigit && !$0.isUppercase })
+        #expect(Fingerprint(hex: made.hex) == made)
+        #expect(made != Fingerprint.of(Data("page ".utf8)))
     }
 
     @Test("the JSON manifest of an earlier newsgen is not read, and is removed when the new one is saved")

@@ -258,7 +258,7 @@ extension Manifest {
             }
         }, {
             Self.lines(of: files, kind: "file ", bytesEach: 160) { entry, out in
-                out.field(entry.fingerprint.hex)
+                out.field(entry.fingerprint)
                 out.field(entry.inode)
                 out.field(entry.size)
                 out.field(entry.modified)
@@ -299,6 +299,11 @@ extension Manifest {
         }
 
         mutating func field(_ number: some BinaryInteger) { field(String(number)) }
+
+        mutating func field(_ fingerprint: Fingerprint) {
+            fingerprint.appendHex(to: &bytes)
+            bytes.append(UInt8(ascii: " "))
+        }
     }
 
     /// The manifest in `data`; `nil` for another format or any line that does not read.
@@ -317,18 +322,23 @@ extension Manifest {
         let inputHex = inputLine.dropFirst("input ".count)
         var input: Fingerprint?
         if !inputHex.elementsEqual("-".utf8) {
-            guard isDigest(inputHex) else { return nil }
-            input = Fingerprint(hex: String(decoding: inputHex, as: UTF8.self))
+            guard let digest = Fingerprint(hex: UnsafeBufferPointer(rebasing: inputHex)) else { return nil }
+            input = digest
         }
+        // Room for the records first: growing a dictionary to ten thousand of them hashes each again, several times.
+        let counts = lines.recordCounts
         var files: [String: Entry] = [:]
+        files.reserveCapacity(counts.files)
         var folders: [String: Folder] = [:]
+        folders.reserveCapacity(counts.folders)
         while let line = lines.next() {
             if line.starts(with: "file ".utf8) {
                 var fields = Fields(line.dropFirst("file ".count))
-                guard let hex = fields.next(), isDigest(hex), let inode = fields.number(UInt64.self), let size = fields.number(Int64.self),
-                      let modified = fields.number(Int64.self), let path = unescape(fields.rest), !path.isEmpty
+                guard let hex = fields.next(), let fingerprint = Fingerprint(hex: UnsafeBufferPointer(rebasing: hex)), let inode = fields.number(UInt64.self),
+                      let size = fields.number(Int64.self), let modified = fields.number(Int64.self),
+                      let path = unescape(fields.rest), !path.isEmpty
                 else { return nil }
-                files[path] = Entry(fingerprint: Fingerprint(hex: String(decoding: hex, as: UTF8.self)), inode: inode, size: size, modified: modified)
+                files[path] = Entry(fingerprint: fingerprint, inode: inode, size: size, modified: modified)
             } else if line.starts(with: "folder ".utf8) {
                 var fields = Fields(line.dropFirst("folder ".count))
                 guard let inode = fields.number(UInt64.self), let modified = fields.number(Int64.self), let path = unescape(fields.rest)
@@ -352,6 +362,27 @@ extension Manifest {
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
+        }
+
+        /// How many of the lines left are records of files and of folders, told by the second
+        /// letter of their kind ("file ", "folder "): an estimate (the lines are read after).
+        var recordCounts: (files: Int, folders: Int) {
+            var counts = (files: 0, folders: 0)
+            var lineStart = true
+            var index = start
+            while index < bytes.count {
+                let byte = bytes[index]
+                if lineStart, index + 1 < bytes.count {
+                    switch bytes[index + 1] {
+                    case UInt8(ascii: "i"): counts.files += 1
+                    case UInt8(ascii: "o"): counts.folders += 1
+                    default: break
+                    }
+                }
+                lineStart = byte == UInt8(ascii: "\n")
+                index += 1
+            }
+            return counts
         }
 
         mutating func next() -> Slice<UnsafeBufferPointer<UInt8>>? {
@@ -400,10 +431,6 @@ extension Manifest {
         }
     }
 
-    private static func isDigest(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        text.count == 64 && text.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
-    }
-
     /// A path on one line: `\` as `\\`, a line break as `\n`.
     static func escape(_ path: String) -> String {
         guard path.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\n") }) else { return path }
@@ -412,7 +439,8 @@ extension Manifest {
 
     /// The path `escape` wrote; `nil` for a `\` followed by anything but `\` or `n`.
     private static func unescape(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
-        unescape(Substring(String(decoding: bytes, as: UTF8.self)))
+        guard bytes.contains(UInt8(ascii: "\\")) else { return String(decoding: bytes, as: UTF8.self) }
+        return unescape(Substring(String(decoding: bytes, as: UTF8.self)))
     }
 
     /// The path `escape` wrote; `nil` for a `\` followed by anything but `\` or `n`.
