@@ -34,6 +34,20 @@ extension SiteModelBuilder {
         hasher.add(article.content.map { siteLinks(in: $0, root: "") })
     }
 
+    /// Digests every story with a page, half on each core, before any page is fingerprinted:
+    /// every one of them is needed (each has a page, and is a row of its day's page).
+    func prepareStoryDigests() {
+        let stories = articlesWithPages
+        let half = stories.count / 2
+        let digest = { @Sendable (article: Article) -> SHA256.Digest in
+            var story = Fingerprint.Hasher()
+            self.feedStory(article, into: &story)
+            return story.finishDigest()
+        }
+        let (first, second) = Parallel.both({ stories[..<half].map(digest) }, { stories[half...].map(digest) })
+        storyDigests.prepare(stories, digests: first + second)
+    }
+
     /// Feeds everything a row of `article` shows, but the page's root and the row's place:
     /// the story's digest, made once (`feedStory`).
     func feedRow(_ article: Article, into hasher: inout Fingerprint.Hasher) {
@@ -83,23 +97,46 @@ extension SiteModelBuilder {
     }
 }
 
-/// Each story's digest (`SiteModelBuilder.feedStory`), made by whichever page needs it first.
+/// Each story's digest (`SiteModelBuilder.feedStory`). The stories with pages (every row of the
+/// archive's pages among them) are digested on both cores before any page is fingerprinted
+/// (`SiteModelBuilder.prepareStoryDigests`), and then only read, without a lock: digested by
+/// whichever page needed each first, under a lock for every row, the two cores spent more time
+/// waiting for each other than digesting (ten thousand stories, fifty thousand rows). Any
+/// other story (a saved copy that differs from the archived one) is digested when first asked
+/// for, under the lock.
+///
 /// A digest is kept with the story it was made from and given only for that very story: two
 /// copies of a story with one id (a saved copy, an archived one) may differ.
 final class StoryDigests: @unchecked Sendable {
+    private typealias Known = [String: (story: Article, digest: SHA256.Digest)]
+
+    /// Set once, by `prepare`, before the pages that read it are fingerprinted; never changed after.
+    private var prepared: Known = [:]
     private let lock = NSLock()
-    private var digests: [String: (story: Article, digest: SHA256.Digest)] = [:]
+    private var others: Known = [:]
+
+    /// Keeps the digests of `stories` (`digests[i]` of `stories[i]`). Called once, before any
+    /// page is fingerprinted: what it keeps is read without a lock.
+    func prepare(_ stories: [Article], digests: [SHA256.Digest]) {
+        var known: Known = [:]
+        known.reserveCapacity(stories.count)
+        for (story, digest) in zip(stories, digests) where known[story.id] == nil {
+            known[story.id] = (story, digest)
+        }
+        prepared = known
+    }
 
     subscript(story: Article) -> SHA256.Digest? {
         get {
-            lock.withLock {
-                guard let known = digests[story.id], known.story == story else { return nil }
+            if let known = prepared[story.id], known.story == story { return known.digest }
+            return lock.withLock {
+                guard let known = others[story.id], known.story == story else { return nil }
                 return known.digest
             }
         }
         set {
             guard let newValue else { return }
-            lock.withLock { digests[story.id] = (story, newValue) }
+            lock.withLock { others[story.id] = (story, newValue) }
         }
     }
 }

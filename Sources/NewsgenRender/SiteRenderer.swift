@@ -227,6 +227,7 @@ package struct SiteRenderer {
     /// Every file of the site as a job, with the fingerprint each published file must have to be carried.
     package func plan(carrying published: CarryIndex?) throws(TemplateError) -> Plan {
         let model = SiteModelBuilder(content: content)
+        model.prepareStoryDigests()
         let templates = self.templates
         let known = published?.fingerprints ?? [:]
         var jobs: [Job] = []
