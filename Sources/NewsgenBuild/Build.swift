@@ -131,13 +131,12 @@ public struct Build: Sendable {
         let made: Publisher.Staging
         do { made = try publisher.makeStaging(reusingPrevious: true) } catch { throw BuildError(.publish(error)) }
         let staging = made.folder
-        // The previous site, when it is the one its record describes, is pruned without reading its folders.
-        // (Read here, not beside the stages before: a build with nothing new, which needs no
-        // record, spent 0.02 s more reading it.)
+        // The previous site, when it is the one its record describes, is pruned without reading
+        // its folders. The writer reads the record on its thread while the site is planned (not
+        // beside the stages before: a build with nothing new, which needs no record, spent 0.02 s
+        // more reading it).
         let record = manifest.map(Manifest.previousSiteLocation(manifest:))
-        let listing = made.reused ? record.flatMap { Manifest.load(from: $0, output: publisher.output) } : nil
-        if made.reused, let record { try? FileManager.default.removeItem(at: record) }
-        let writer = StagingWriter(staging: staging, output: config.output, reused: made.reused, listing: listing)
+        let writer = StagingWriter(staging: staging, output: config.output, reused: made.reused, record: record)
         let rendered: Render.Output
         do {
             rendered = try await clock.run(Render(templates: templates, carrying: previous?.carry,
@@ -162,25 +161,25 @@ public struct Build: Sendable {
                                          timings: clock.timings, publisher: publisher, logger: logger)
         }
         options.progress?.begin(.writing, total: site.paths.count)
-        let inodes = previous?.manifest.files.mapValues(\.inode) ?? [:]
-        let staged = try await clock.run(Write(publisher: publisher, writer: writer, publishedInodes: inodes), site)
+        let staged = try await clock.run(Write(publisher: publisher, writer: writer, published: previous?.manifest.files ?? [:]), site)
         if made.reused {
             logger.debug("staged in the previous site, pruned \(writer.keptFromPrevious.fromRecord ? "from its record" : "by reading its folders")")
         }
         let setAside: URL?
-        let recorded: Manifest?
+        let recorded: (manifest: Manifest, bytes: [UInt8])?
         do {
             // Rendered files were checked as they were made. Carried files were checked when they
             // were published: when no file went away, every link of theirs still resolves, so they
             // need no check; otherwise they are read and checked again.
-            let removed = previous.map { !Set($0.manifest.files.keys).subtracting(site.paths).isEmpty } ?? true
+            let removed = previous.map { Self.removesFiles(site, from: $0.manifest) } ?? true
             let carried: Set<String> = removed ? Set(site.carried) : []
             options.progress?.begin(.validating, total: rendered.checked + carried.count)
             _ = try await clock.run(Validate(baseURL: config.baseURL, only: carried, files: site.paths + [Publisher.markerName],
                                              checkedBefore: (rendered.checked, rendered.problems)), staged.folder)
-            // What is published is recorded while the swap waits for the disk: the staging
-            // folder's files and folders keep their identities when it takes the output's name.
-            // It is opened first, as the swap may give its name to the previous site.
+            // What is published is recorded (and the record's text made) while the swap waits for
+            // the disk: the staging folder's files and folders keep their identities when it
+            // takes the output's name. It is opened first, as the swap may give its name to the
+            // previous site.
             let stagedFolder = manifest == nil ? nil : OpenFolder(staged.folder)
             async let recording = stagedFolder.map {
                 Self.recording(site, carriedFrom: previous, examining: $0, output: config.output, input: input)
@@ -198,7 +197,7 @@ public struct Build: Sendable {
             Self.keepRecord(of: previous, manifest: manifest, at: record)
         }
         if let manifest, let recorded {
-            Self.save(recorded, to: manifest, logger: logger)
+            Self.save(recorded.bytes, to: manifest, logger: logger)
         }
         Self.releaseLater((content, site, previous, recorded))
         return BuildReport(sources: sources, output: config.output, filesWritten: staged.summary.written,
@@ -212,6 +211,12 @@ public struct Build: Sendable {
     /// tests) frees them meanwhile. Values only: nothing whose freeing does anything else.
     private static func releaseLater(_ values: some Sendable) {
         Thread.detachNewThread { withExtendedLifetime(values) {} }
+    }
+
+    /// Whether `site` lacks a file the site `published` had. The site's paths are distinct: when
+    /// as many of them as `published` has files are among those files, they are all of them.
+    static func removesFiles(_ site: RenderedSite, from published: Manifest) -> Bool {
+        site.paths.count { published.files[$0] != nil } < published.files.count
     }
 
     /// Whether the output already is the site this build would publish: every file carried
@@ -267,12 +272,14 @@ public struct Build: Sendable {
 
     /// The manifest of the site in `folder` (by default `output`), published as `output`. Carried files are the
     /// previous site's own, linked: recorded as `previous` found them, not examined again.
+    /// With the text the manifest is saved as.
     private static func recording(_ site: RenderedSite, carriedFrom previous: Manifest.Comparison?, examining folder: OpenFolder?,
-                                  output: URL, input: Fingerprint?) -> Manifest {
+                                  output: URL, input: Fingerprint?) -> (manifest: Manifest, bytes: [UInt8]) {
         // Every file of the site was rendered or carried: those not rendered are the carried ones
         // (ten thousand, against a handful rendered, so not copied into a dictionary of their own).
-        Manifest.recording(site.fingerprints, output: output, examining: folder, input: input,
-                           previous: previous?.manifest.files ?? [:], rendered: Set(site.rendered))
+        let manifest = Manifest.recording(site.fingerprints, output: output, examining: folder, input: input,
+                                          previous: previous?.manifest.files ?? [:], rendered: Set(site.rendered))
+        return (manifest, manifest.bytes)
     }
 
     /// Keeps the record of the site a swap set aside: the manifest it was published with,
@@ -286,8 +293,13 @@ public struct Build: Sendable {
     }
 
     private static func save(_ record: Manifest, to file: URL, logger: Logger) {
+        save(record.bytes, to: file, logger: logger)
+    }
+
+    /// Saves a manifest's text (`Manifest.bytes`).
+    private static func save(_ record: [UInt8], to file: URL, logger: Logger) {
         do {
-            try record.save(to: file)
+            try Manifest.save(record, to: file)
         } catch {
             // The site is published; without a manifest the next build renders everything.
             logger.warning("\(file.path): cannot record what was published (\(FileProblem.describe(error))); the next build renders every page")

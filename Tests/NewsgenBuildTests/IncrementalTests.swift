@@ -355,6 +355,27 @@ struct IncrementalTests {
         }
     }
 
+    @Test("a site removes files of the published one exactly when one of its files is not among the new site's, whatever the counts")
+    func removedFiles() {
+        let digest = Fingerprint.of(Data("page".utf8))
+        let entry = Manifest.Entry(fingerprint: digest, inode: 1, size: 1, modified: 1)
+        let published = Manifest(output: URL(fileURLWithPath: "/srv/site"),
+                                 files: ["index.html": entry, "a/index.html": entry, "b/index.html": entry])
+        let cases: [(delivered: [String], carried: [String], removes: Bool)] = [
+            ([], ["index.html", "a/index.html", "b/index.html"], false),
+            (["index.html"], ["a/index.html", "b/index.html"], false),
+            (["index.html", "c/index.html"], ["a/index.html", "b/index.html"], false),
+            (["index.html"], ["a/index.html"], true),
+            // As many files as before, one of them new: one published file went away.
+            (["index.html", "c/index.html"], ["a/index.html"], true),
+            ([], [], true),
+        ]
+        for (delivered, carried, removes) in cases {
+            let site = RenderedSite(delivered: delivered, carried: carried)
+            #expect(Build.removesFiles(site, from: published) == removes, "\(delivered) + \(carried)")
+        }
+    }
+
     @Test("a fingerprint is the SHA-256 of what it was fed, spelled in 64 lowercase hexadecimal digits, and reads back from them alone")
     func fingerprintDigits() throws {
         // SHA-256 of "abc" (FIPS 180-2, appendix B.1), fed as raw bytes the way `of(_:)` does after its tag.

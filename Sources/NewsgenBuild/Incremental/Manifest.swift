@@ -94,6 +94,11 @@ package struct Manifest: Sendable, Equatable {
     /// Writes the manifest atomically (a temporary file renamed into place), and removes the
     /// JSON manifest an earlier newsgen kept beside it (`<cache>.manifest.json`).
     package func save(to file: URL) throws {
+        try Self.save(bytes, to: file)
+    }
+
+    /// Saves a manifest's text (`bytes`, made beforehand), as `save(to:)` does.
+    package static func save(_ bytes: [UInt8], to file: URL) throws {
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(bytes).write(to: file, options: .atomic)
         try? FileManager.default.removeItem(at: file.appendingPathExtension("json"))
@@ -130,6 +135,19 @@ package struct Manifest: Sendable, Equatable {
     package func describes(_ root: String) -> Bool {
         guard let folder = OpenFolder(URL(fileURLWithPath: root, isDirectory: true)) else { return false }
         return foldersAreIntact(below: folder)
+    }
+
+    /// What a folder holds, known from the record it was published with: its files and its folders.
+    package struct Listing: Sendable {
+        package var files: [String: Entry]
+        package var folders: [String: Folder]
+    }
+
+    /// What the site at `root` holds, from this record of it, when the record describes it
+    /// (`describes`); `nil` when it does not, or has no folders recorded.
+    package func listing(of root: String) -> Listing? {
+        guard let folders, describes(root) else { return nil }
+        return Listing(files: files, folders: folders)
     }
 
     /// Whether each recorded folder is still the folder recorded, with the time it was

@@ -37,8 +37,9 @@ package final class StagingWriter: @unchecked Sendable {
     private let publishedPath: String?
     private let queueLimit: Int
     private let reused: Bool
-    /// What a reused folder held when it was published, if recorded (`Publisher.prune`).
-    private let listing: Manifest?
+    /// Where the record of a reused folder is (the manifest it was published with), and the
+    /// folder it was published as: read on the thread while the site is planned (`Publisher.prune`).
+    private let record: (file: URL, output: URL)?
     /// Set once, before the first file: after writing this path, the folder is flushed to disk.
     private let flushPoint = Mutex<String?>(nil)
 
@@ -63,10 +64,15 @@ package final class StagingWriter: @unchecked Sendable {
 
     /// Starts the writing thread for `staging` (`reused` when it holds a previous site); files
     /// whose bytes equal the file at the same path below `output` are linked to it.
-    package init(staging: URL, output: URL, reused: Bool = false, listing: Manifest? = nil, queueLimit: Int = StagingWriter.defaultQueueLimit) {
+    ///
+    /// `record` is the file of the reused folder's record, if one was kept: the thread reads it
+    /// and removes it (the folder is about to change) before anything else, beside the planning
+    /// of the site (on the main path, reading ten thousand records held a new-story build up
+    /// about 0.02 s), and then checks that it describes the folder.
+    package init(staging: URL, output: URL, reused: Bool = false, record: URL? = nil, queueLimit: Int = StagingWriter.defaultQueueLimit) {
         self.staging = staging
         self.reused = reused
-        self.listing = reused ? listing : nil
+        self.record = reused ? record.map { ($0, output) } : nil
         stagingPath = staging.path
         var isFolder: ObjCBool = false
         publishedPath = FileManager.default.fileExists(atPath: output.path, isDirectory: &isFolder) && isFolder.boolValue ? output.path : nil
@@ -149,6 +155,7 @@ package final class StagingWriter: @unchecked Sendable {
     /// The thread's loop: prunes a reused folder when told the new site's paths, then takes
     /// files in the order they came and writes each.
     private func drain() {
+        let listing = readRecord()
         while let work = next() {
             let file: OutputFile
             switch work {
@@ -187,6 +194,15 @@ package final class StagingWriter: @unchecked Sendable {
         spaceWaiters.removeAll()
         condition.unlock()
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// What the reused folder holds, from its record when that still describes it; the record
+    /// is removed either way, as the folder is about to change.
+    private func readRecord() -> Manifest.Listing? {
+        guard let record else { return nil }
+        let manifest = Manifest.load(from: record.file, output: record.output)
+        try? FileManager.default.removeItem(at: record.file)
+        return manifest?.listing(of: stagingPath)
     }
 
     private enum Work {

@@ -13,14 +13,14 @@ package struct Write: BuildStep {
     /// The writer stage 5 handed its files to; `nil` makes a staging folder here and writes the
     /// rendered site's `files`.
     package var writer: StagingWriter?
-    /// The inode of each published file, as the manifest recorded it and the build found it:
-    /// a carried file that a reused staging folder already holds as that inode is left as it is.
-    package var publishedInodes: [String: UInt64]
+    /// Each published file as the manifest recorded it and the build found it: a carried file
+    /// that a reused staging folder already holds as that inode is left as it is.
+    package var published: [String: Manifest.Entry]
 
-    package init(publisher: Publisher, writer: StagingWriter? = nil, publishedInodes: [String: UInt64] = [:]) {
+    package init(publisher: Publisher, writer: StagingWriter? = nil, published: [String: Manifest.Entry] = [:]) {
         self.publisher = publisher
         self.writer = writer
-        self.publishedInodes = publishedInodes
+        self.published = published
     }
 
     /// The staging folder, and how many files were written or carried over unchanged.
@@ -51,7 +51,7 @@ package struct Write: BuildStep {
             summary.unchanged += written.unchanged
             let kept = writer?.keptFromPrevious ?? Publisher.Kept()
             // Most carried files of a reused folder are already links to the published ones.
-            let linked = site.carried.filter { path in kept.files[path].map { $0 != publishedInodes[path] } ?? true }
+            let linked = site.carried.filter { path in kept.files[path].map { $0 != published[path]?.inode } ?? true }
             try await carry(linked, to: staging, existing: kept.folders)
             return Staged(folder: staging, summary: summary, carried: site.carried.count)
         } catch {
