@@ -75,13 +75,11 @@ final class SiteModelBuilder: Sendable {
         let savedWithSources = (content.favorites + content.readLater).filter { $0.matched && !$0.article.sourceID.isEmpty }.map(\.article)
         var seenIDs = Set<String>()
         articlesWithPages = (archive + savedWithSources).filter { seenIDs.insert($0.id).inserted }
-        articleSlugs = Dictionary(articlesWithPages.map { article in
-            let words = Slug.make(article.title, limit: 50)
-            let digest = Slug.digest(article.id).prefix(8)
-            return (article.id, words.isEmpty ? String(digest) : "\(words)-\(digest)")
-        }, uniquingKeysWith: { first, _ in first })
-
-        (tags, tagNames) = Self.tags(of: archive)
+        // Each story's slug on one core while the tags are gathered on the other: both read every story.
+        let (withPages, archived) = (articlesWithPages, archive)
+        let (slugs, tagged) = Parallel.both({ Self.slugs(of: withPages) }, { Self.tags(of: archived) })
+        articleSlugs = slugs
+        (tags, tagNames) = tagged
         tagSlugsWithPages = Set(tags.map(\.slug))
 
         var usedSlugs = Set<String>()
@@ -92,6 +90,15 @@ final class SiteModelBuilder: Sendable {
             while !usedSlugs.insert(slug).inserted { slug += "-" + Slug.digest(name).prefix(6) }
             return Category(name: name, slug: slug, articles: articles)
         }
+    }
+
+    /// The slug of each story's page by its id: its title's words and a digest of its id.
+    static func slugs(of stories: [Article]) -> [String: String] {
+        Dictionary(stories.map { article in
+            let words = Slug.make(article.title, limit: 50)
+            let digest = Slug.digest(article.id).prefix(8)
+            return (article.id, words.isEmpty ? String(digest) : "\(words)-\(digest)")
+        }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Groups the archive's stories by their own tags' slugs. A tag whose slug is empty (no
