@@ -166,7 +166,7 @@ public struct Build: Sendable {
             logger.debug("staged in the previous site, pruned \(writer.keptFromPrevious.fromRecord ? "from its record" : "by reading its folders")")
         }
         let setAside: URL?
-        let recorded: (manifest: Manifest, bytes: [UInt8])?
+        let recorded: (manifest: Manifest, text: [[UInt8]])?
         do {
             // Rendered files were checked as they were made. Carried files were checked when they
             // were published: when no file went away, every link of theirs still resolves, so they
@@ -197,7 +197,7 @@ public struct Build: Sendable {
             Self.keepRecord(of: previous, manifest: manifest, at: record)
         }
         if let manifest, let recorded {
-            Self.save(recorded.bytes, to: manifest, logger: logger)
+            Self.save(recorded.text, to: manifest, logger: logger)
         }
         Self.releaseLater((content, site, previous, recorded))
         return BuildReport(sources: sources, output: config.output, filesWritten: staged.summary.written,
@@ -274,12 +274,12 @@ public struct Build: Sendable {
     /// previous site's own, linked: recorded as `previous` found them, not examined again.
     /// With the text the manifest is saved as.
     private static func recording(_ site: RenderedSite, carriedFrom previous: Manifest.Comparison?, examining folder: OpenFolder?,
-                                  output: URL, input: Fingerprint?) -> (manifest: Manifest, bytes: [UInt8]) {
+                                  output: URL, input: Fingerprint?) -> (manifest: Manifest, text: [[UInt8]]) {
         // Every file of the site was rendered or carried: those not rendered are the carried ones
         // (ten thousand, against a handful rendered, so not copied into a dictionary of their own).
         let manifest = Manifest.recording(site.fingerprints, output: output, examining: folder, input: input,
                                           previous: previous?.manifest.files ?? [:], rendered: Set(site.rendered))
-        return (manifest, manifest.bytes)
+        return (manifest, manifest.textParts)
     }
 
     /// Keeps the record of the site a swap set aside: the manifest it was published with,
@@ -293,11 +293,11 @@ public struct Build: Sendable {
     }
 
     private static func save(_ record: Manifest, to file: URL, logger: Logger) {
-        save(record.bytes, to: file, logger: logger)
+        save(record.textParts, to: file, logger: logger)
     }
 
-    /// Saves a manifest's text (`Manifest.bytes`).
-    private static func save(_ record: [UInt8], to file: URL, logger: Logger) {
+    /// Saves a manifest's text (`Manifest.textParts`).
+    private static func save(_ record: [[UInt8]], to file: URL, logger: Logger) {
         do {
             try Manifest.save(record, to: file)
         } catch {

@@ -8,6 +8,9 @@ package enum FileProblem {
            let code = POSIXErrorCode(rawValue: Int32(posix.code)) {
             return String(cString: strerror(code.rawValue)).lowercased()
         }
+        if nsError.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(nsError.code)) {
+            return String(cString: strerror(code.rawValue)).lowercased()
+        }
         switch nsError.code {
         case NSFileReadNoSuchFileError, NSFileNoSuchFileError: return "no such file"
         case NSFileReadNoPermissionError, NSFileWriteNoPermissionError: return "permission denied"

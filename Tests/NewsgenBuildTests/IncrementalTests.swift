@@ -355,6 +355,36 @@ struct IncrementalTests {
         }
     }
 
+    @Test("a saved manifest reads back whole, replaces the one before in one rename, and a save that fails says why and leaves the one before and no temporary file")
+    func manifestSave() throws {
+        let folder = try TestSupport.temporaryFolder()
+        let file = folder.appendingPathComponent("cache.manifest")
+        let digest = Fingerprint.of(Data("page".utf8))
+        let entry = Manifest.Entry(fingerprint: digest, inode: 7, size: 9, modified: 11)
+        let first = Manifest(output: URL(fileURLWithPath: "/srv/site"), files: ["index.html": entry],
+                             folders: ["": Manifest.Folder(inode: 2, modified: 3)], input: digest)
+        try first.save(to: file)
+        #expect(Manifest.load(from: file, output: URL(fileURLWithPath: "/srv/site")) == first)
+        var second = first
+        second.files["a/index.html"] = entry
+        second.folders?["a"] = Manifest.Folder(inode: 4, modified: 5)
+        try second.save(to: file)
+        #expect(Manifest.load(from: file, output: URL(fileURLWithPath: "/srv/site")) == second)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["cache.manifest"], "no temporary file left")
+
+        // A folder standing where the file goes: the rename fails.
+        let blocked = folder.appendingPathComponent("blocked.manifest")
+        try FileManager.default.createDirectory(at: blocked.appendingPathComponent("inside"), withIntermediateDirectories: true)
+        do {
+            try first.save(to: blocked)
+            Issue.record("saving over a folder succeeded")
+        } catch {
+            let reason = FileProblem.describe(error)
+            #expect(reason == "is a directory" || reason == "directory not empty", "\(reason)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["blocked.manifest", "cache.manifest"])
+    }
+
     @Test("a site removes files of the published one exactly when one of its files is not among the new site's, whatever the counts")
     func removedFiles() {
         let digest = Fingerprint.of(Data("page".utf8))
