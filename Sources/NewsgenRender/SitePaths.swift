@@ -35,6 +35,11 @@ enum SitePaths {
     /// The file a page path is written to.
     static func file(forPage page: String) -> String { page + "index.html" }
 
+    /// The page path a file was written for (`file(forPage:)` undone).
+    static func page(forFile file: String) -> String {
+        file.hasSuffix("index.html") ? String(file.dropLast("index.html".count)) : file
+    }
+
     /// The relative prefix from a page back to the site root ("../../" for "sources/bbc/").
     static func root(fromPage page: String) -> String {
         String(repeating: "../", count: page.split(separator: "/").count)

@@ -147,11 +147,13 @@ package struct SiteRenderer {
         var make: @Sendable () throws(TemplateError) -> (Fingerprint, Data?)
 
         /// An article page, made from what every article page shares (`ArticlePages`): nine
-        /// in ten files of a site, so its job holds only its path and its story's number, not
-        /// closures of its own (at 100,000 stories those were 50 MB).
+        /// in ten files of a site, so its job holds only its file's path and its story's number,
+        /// not closures of its own (at 100,000 stories those were 50 MB), nor a second path
+        /// (the page's is made again from the file's when the job runs).
         init(article page: String, number: Int, pages: ArticlePages) {
-            path = SitePaths.file(forPage: page)
-            make = { () throws(TemplateError) in try pages.make(number, page: page) }
+            let file = SitePaths.file(forPage: page)
+            path = file
+            make = { () throws(TemplateError) in try pages.make(number, file: file) }
         }
 
         /// A page: its fingerprint is that of the template's values (with newsgen's version and
@@ -342,14 +344,15 @@ package struct SiteRenderer {
             self.base = hasher
         }
 
-        /// The page of the `number`th article with a page, at `page`: its fingerprint, and its
-        /// bytes unless the published file has that fingerprint.
-        func make(_ number: Int, page: String) throws(TemplateError) -> (Fingerprint, Data?) {
+        /// The page of the `number`th article with a page, written to `file`: its fingerprint,
+        /// and its bytes unless the published file has that fingerprint.
+        func make(_ number: Int, file: String) throws(TemplateError) -> (Fingerprint, Data?) {
             let article = model.articlesWithPages[number]
+            let page = SitePaths.page(forFile: file)
             var hasher = base
             model.feedArticlePage(article, path: page, into: &hasher)
             let fingerprint = hasher.finish()
-            if fingerprint == published[SitePaths.file(forPage: page)] { return (fingerprint, nil) }
+            if fingerprint == published[file] { return (fingerprint, nil) }
             return (fingerprint, try templates.render("article", model.articlePage(article, root: SitePaths.root(fromPage: page))))
         }
     }
@@ -442,6 +445,7 @@ package struct SiteRenderer {
             }
         }
         var site = RenderedSite()
+        site.fingerprints.reserveCapacity(jobs.count)
         for (job, result) in zip(jobs, results) {
             switch try result.get() {
             case .rendered(let fingerprint, let data):

@@ -48,6 +48,24 @@ struct ParallelTests {
         #expect(await Parallel.map(["a", "b"]) { $0.uppercased() } == ["A", "B"])
     }
 
+    /// Counts the instances alive.
+    final class Counted: Sendable {
+        static let alive = Mutex(0)
+        let number: Int
+        init(_ number: Int) { self.number = number; Self.alive.withLock { $0 += 1 } }
+        deinit { Self.alive.withLock { $0 -= 1 } }
+    }
+
+    @Test("each result is kept once: every one is there, in order, and none outlives the array of results")
+    func resultsOwnedOnce() async {
+        do {
+            let results = await Parallel.map(Array(0..<1000), maxConcurrent: 3) { Counted($0) }
+            #expect(results.map(\.number) == Array(0..<1000))
+            #expect(Counted.alive.withLock { $0 } == 1000)
+        }
+        #expect(Counted.alive.withLock { $0 } == 0)
+    }
+
     @Test("both runs its two parts, each once, and gives their results in order")
     func both() {
         let runs = Mutex(0)
