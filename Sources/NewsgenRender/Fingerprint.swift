@@ -35,23 +35,33 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
 
     /// The fingerprint spelled `hex` (64 lowercase hexadecimal digits); `nil` for anything else.
     package init?(hex: UnsafeBufferPointer<UInt8>) {
-        guard hex.count == 64 else { return nil }
+        guard hex.count == 64, let digits = hex.baseAddress else { return nil }
         var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        let valid = withUnsafeMutableBytes(of: &words) { raw in
+        var invalid: UInt8 = 0
+        withUnsafeMutableBytes(of: &words) { raw in
             let words = raw.bindMemory(to: UInt64.self)
-            for (index, digit) in hex.enumerated() {
-                let value: UInt8
-                switch digit {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): value = digit - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): value = digit - UInt8(ascii: "a") + 10
-                default: return false
+            for word in 0..<4 {
+                var value: UInt64 = 0
+                for index in word * 16..<word * 16 + 16 {
+                    let nibble = Self.nibbles[Int(digits[index])]
+                    invalid |= nibble
+                    value = value << 4 | UInt64(nibble & 0x0f)
                 }
-                words[index / 16] = words[index / 16] << 4 | UInt64(value)
+                words[word] = value
             }
-            return true
         }
-        guard valid else { return nil }
+        // A byte that is not a lowercase hexadecimal digit has the high bit of its entry set.
+        guard invalid & 0x80 == 0 else { return nil }
         (first, second, third, fourth) = words
+    }
+
+    /// Each byte's value as a lowercase hexadecimal digit, or 0x80 for a byte that is not one.
+    private static let nibbles: [UInt8] = (0...255).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10
+        default: 0x80
+        }
     }
 
     /// The fingerprint spelled `hex`; `nil` unless it is 64 lowercase hexadecimal digits.

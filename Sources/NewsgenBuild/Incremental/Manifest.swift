@@ -409,21 +409,19 @@ extension Manifest {
 
         /// How many of the lines left are records of files and of folders, told by the second
         /// letter of their kind ("file ", "folder "): an estimate (the lines are read after).
+        /// Line breaks are found with memchr(3): a byte at a time, this took a fifth of reading.
         var recordCounts: (files: Int, folders: Int) {
             var counts = (files: 0, folders: 0)
-            var lineStart = true
-            var index = start
-            while index < bytes.count {
-                let byte = bytes[index]
-                if lineStart, index + 1 < bytes.count {
-                    switch bytes[index + 1] {
-                    case UInt8(ascii: "i"): counts.files += 1
-                    case UInt8(ascii: "o"): counts.folders += 1
-                    default: break
-                    }
+            guard let base = bytes.baseAddress else { return counts }
+            var lineStart = start
+            while lineStart + 1 < bytes.count {
+                switch base[lineStart + 1] {
+                case UInt8(ascii: "i"): counts.files += 1
+                case UInt8(ascii: "o"): counts.folders += 1
+                default: break
                 }
-                lineStart = byte == UInt8(ascii: "\n")
-                index += 1
+                guard let found = memchr(base + lineStart, Int32(UInt8(ascii: "\n")), bytes.count - lineStart) else { break }
+                lineStart = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base + 1
             }
             return counts
         }
