@@ -200,8 +200,10 @@ package struct Manifest: Sendable, Equatable {
     /// opened before it is renamed `output`, holds the same files and folders with the same
     /// identities. They are examined below the open folder, whatever its name is meanwhile.
     /// The files are recorded on one core while the folders are examined on another.
+    /// Folders the build knows (`folders`) are recorded as known, not stat-ed.
     package static func recording(_ fingerprints: [String: Fingerprint], output: URL, examining folder: OpenFolder? = nil,
-                                  input: Fingerprint? = nil, previous: [String: Entry] = [:], rendered: Set<String> = []) -> Manifest {
+                                  input: Fingerprint? = nil, previous: [String: Entry] = [:], rendered: Set<String> = [],
+                                  folders known: KnownFolders? = nil) -> Manifest {
         let opened = folder ?? OpenFolder(output)
         let root = opened?.descriptor ?? -1
         // The folder is held open (its descriptor valid) until both parts are done.
@@ -228,6 +230,10 @@ package struct Manifest: Sendable, Equatable {
             var folders: [String: Folder] = [:]
             folders.reserveCapacity(paths.count)
             for path in paths {
+                if let folder = known?.folder(path) {
+                    folders[path] = folder
+                    continue
+                }
                 guard let folder = folderStat(path.isEmpty ? "." : path, in: root) else { return nil }
                 folders[path] = folder
             }
@@ -236,6 +242,28 @@ package struct Manifest: Sendable, Equatable {
         // A file that is there but could not be examined would be a name the record does not
         // list: without folders, the record is never taken for the whole of the site.
         return Manifest(output: output, files: recorded.files, folders: recorded.complete ? examined : nil, input: input)
+    }
+
+    /// The folders of a site as its record has them, when nothing else changed them since but
+    /// adding, replacing or removing the names `changed`: a folder's identity (inode and time)
+    /// moves only when a name in it is added, removed or renamed. The folders holding a changed
+    /// name, and every folder above them (and the site's own), are not known. A folder the record
+    /// lacks is not known either.
+    package struct KnownFolders: Sendable {
+        private let recorded: [String: Folder]
+        private let changed: Set<String>
+
+        package init(recorded: [String: Folder], changed: [String]) {
+            self.recorded = recorded
+            var folders = SitePathFolders.folders(holding: changed)
+            folders.insert("")
+            self.changed = folders
+        }
+
+        /// The folder at `path` as recorded, when it is known to be so.
+        func folder(_ path: String) -> Folder? {
+            changed.contains(path) ? nil : recorded[path]
+        }
     }
 
     /// A regular file's identity on disk.

@@ -273,6 +273,11 @@ package struct Publisher: Sendable {
         package var folders: Set<String> = []
         /// Whether the folder's record was used instead of reading its folders.
         package var fromRecord = false
+        /// The folders as the record has them (inode and time), when it was used: until a name
+        /// is added to or removed from one, that is what it still is.
+        package var recordedFolders: [String: Manifest.Folder]?
+        /// The files and folders pruning removed.
+        package var removed: [String] = []
     }
 
     /// Removes from a reused staging folder every entry the new site does not have: files not
@@ -312,13 +317,14 @@ package struct Publisher: Sendable {
 
     /// `prune` from a listing known to be what the folder holds (the marker, unlisted, is always kept).
     private static func prune(_ root: String, keeping files: Set<String>, folders: Set<String>, listing: Manifest.Listing) -> Kept {
-        var kept = Kept(fromRecord: true)
+        var kept = Kept(fromRecord: true, recordedFolders: listing.folders)
         kept.files.reserveCapacity(files.count)
         for (path, entry) in listing.files {
             if files.contains(path) {
                 kept.files[path] = entry.inode
             } else {
                 _ = unlink(root + "/" + path)
+                kept.removed.append(path)
             }
         }
         var removed: [String] = []
@@ -329,6 +335,7 @@ package struct Publisher: Sendable {
         for path in removed.sorted(by: { $0.utf8.count < $1.utf8.count }) where FileManager.default.fileExists(atPath: root + "/" + path) {
             try? FileManager.default.removeItem(atPath: root + "/" + path)
         }
+        kept.removed += removed
         return kept
     }
 

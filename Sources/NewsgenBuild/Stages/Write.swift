@@ -29,6 +29,11 @@ package struct Write: BuildStep {
         package var summary: Publisher.WriteSummary
         /// Files linked from the published site without being rendered.
         package var carried = 0
+        /// In a reused staging folder pruned from its record: the folders as recorded, and the
+        /// paths this stage and pruning added, replaced or removed (rendered files aside). A
+        /// folder above none of those paths is still as recorded.
+        package var recordedFolders: [String: Manifest.Folder]?
+        package var changed: [String] = []
     }
 
     package func run(_ site: RenderedSite) async throws(PublishError) -> Staged {
@@ -53,7 +58,8 @@ package struct Write: BuildStep {
             // Most carried files of a reused folder are already links to the published ones.
             let linked = site.carried.filter { path in kept.files[path].map { $0 != published[path]?.inode } ?? true }
             try await carry(linked, to: staging, existing: kept.folders)
-            return Staged(folder: staging, summary: summary, carried: site.carried.count)
+            return Staged(folder: staging, summary: summary, carried: site.carried.count,
+                          recordedFolders: kept.recordedFolders, changed: linked + kept.removed + [Publisher.markerName])
         } catch {
             publisher.discard(staging)
             throw error
