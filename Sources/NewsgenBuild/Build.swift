@@ -270,17 +270,19 @@ public struct Build: Sendable {
         return BuildReport(sources: sources, output: output, filesWritten: 0, filesUnchanged: 0, filesCarried: carried, timings: timings)
     }
 
-    /// The manifest of the site in `folder` (by default `output`), published as `output`. Carried files are the
-    /// previous site's own, linked: recorded as `previous` found them, not examined again.
-    /// With the text the manifest is saved as.
-    /// A staging folder pruned from its record (`staged`) has its folders recorded from there,
-    /// but those above a path that was written, linked or removed.
+    /// The manifest of the site in `folder` (by default `output`), published as `output`, with
+    /// the text it is saved as. Carried files are the previous site's own, linked: recorded as
+    /// `previous` found them, not examined again. A staging folder pruned from its record
+    /// (`staged`) has its folders recorded from there, but those above a path that was written,
+    /// linked or removed.
     private static func recording(_ site: RenderedSite, carriedFrom previous: Manifest.Comparison?, examining folder: OpenFolder?,
                                   staged: Write.Staged? = nil, output: URL, input: Fingerprint?) -> (manifest: Manifest, text: [[UInt8]]) {
         // Every file of the site was rendered or carried: those not rendered are the carried ones
         // (ten thousand, against a handful rendered, so not copied into a dictionary of their own).
         let rendered = site.rendered
-        let folders = staged?.recordedFolders.map { Manifest.KnownFolders(recorded: $0, changed: rendered + (staged?.changed ?? [])) }
+        let folders = staged.flatMap { staged in
+            staged.recordedFolders.map { Manifest.KnownFolders(recorded: $0, changed: rendered + staged.changed) }
+        }
         let manifest = Manifest.recording(site.fingerprints, output: output, examining: folder, input: input,
                                           previous: previous?.manifest.files ?? [:], rendered: Set(rendered), folders: folders)
         return (manifest, manifest.textParts)

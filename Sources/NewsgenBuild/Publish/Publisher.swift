@@ -271,11 +271,12 @@ package struct Publisher: Sendable {
     package struct Kept: Sendable {
         package var files: [String: UInt64] = [:]
         package var folders: Set<String> = []
-        /// Whether the folder's record was used instead of reading its folders.
-        package var fromRecord = false
-        /// The folders as the record has them (inode and time), when it was used: until a name
-        /// is added to or removed from one, that is what it still is.
+        /// The folders as the folder's record has them (inode and time), when the record was used
+        /// instead of reading its folders: until a name is added to or removed from one, that is
+        /// what it still is.
         package var recordedFolders: [String: Manifest.Folder]?
+        /// Whether the folder's record was used instead of reading its folders.
+        package var fromRecord: Bool { recordedFolders != nil }
         /// The files and folders pruning removed.
         package var removed: [String] = []
     }
@@ -317,7 +318,7 @@ package struct Publisher: Sendable {
 
     /// `prune` from a listing known to be what the folder holds (the marker, unlisted, is always kept).
     private static func prune(_ root: String, keeping files: Set<String>, folders: Set<String>, listing: Manifest.Listing) -> Kept {
-        var kept = Kept(fromRecord: true, recordedFolders: listing.folders)
+        var kept = Kept(recordedFolders: listing.folders)
         kept.files.reserveCapacity(files.count)
         for (path, entry) in listing.files {
             if files.contains(path) {
