@@ -143,6 +143,8 @@ package struct SiteRenderer {
     /// One file to produce; jobs run in parallel across the machine's cores.
     fileprivate struct Job: Sendable {
         var path: String
+        /// Whether the file is one of the largest a site has (`isLarge(bytes:)`): those are made one at a time.
+        var isLarge = false
         /// The file's fingerprint, and its bytes unless the published file has that fingerprint.
         var make: @Sendable () throws(TemplateError) -> (Fingerprint, Data?)
 
@@ -238,15 +240,17 @@ package struct SiteRenderer {
         base.add(NewsgenVersion.string)
         base.add(templates.digest.hex)
 
-        func page<C: Sendable>(_ path: String, template: String, _ build: @escaping @Sendable (String) -> Page<C>) {
+        func page<C: Sendable>(_ path: String, template: String, rows: Int = 0, _ build: @escaping @Sendable (String) -> Page<C>) {
             assert(Self.pageModels[template] == Page<C>.self, "SiteRenderer.pageModels has no \(Page<C>.self) for \(template)")
             let root = SitePaths.root(fromPage: path)
             let file = SitePaths.file(forPage: path)
             var hasher = base
             hasher.add(template)
-            jobs.append(Job(page: file, carrying: known[file], fingerprint: hasher,
-                            render: { TemplateSet.values(of: build(root)) },
-                            with: { values throws(TemplateError) in try templates.render(template, values: values) }))
+            var job = Job(page: file, carrying: known[file], fingerprint: hasher,
+                          render: { TemplateSet.values(of: build(root)) },
+                          with: { values throws(TemplateError) in try templates.render(template, values: values) })
+            job.isLarge = Self.isLarge(bytes: rows * Self.bytesPerRow)
+            jobs.append(job)
             pages.append(path)
         }
         func file(_ path: String, _ text: @escaping @Sendable () -> String) -> Job {
@@ -255,28 +259,32 @@ package struct SiteRenderer {
 
         // The search index first: the largest single job of a site (every story), so that it
         // runs beside the pages rather than alone after them.
-        jobs.append(Job(file: SitePaths.searchIndex, carrying: known[SitePaths.searchIndex]) { model.searchIndex() })
+        var searchIndex = Job(file: SitePaths.searchIndex, carrying: known[SitePaths.searchIndex]) { model.searchIndex() }
+        searchIndex.isLarge = Self.isLarge(bytes: model.archive.count * Self.bytesPerSearchEntry)
+        jobs.append(searchIndex)
         page(SitePaths.headlinesPage, template: "headlines") { model.headlinesPage(root: $0) }
         page(SitePaths.sourcesPage, template: "sources") { model.sourcesPage(root: $0) }
         for source in content.sources {
             page(SitePaths.sourcePage(source.id), template: "source") { model.sourcePage(source, root: $0) }
         }
         for category in model.categories {
-            page(SitePaths.categoryPage(category.slug), template: "category") { model.categoryPage(category, root: $0) }
+            page(SitePaths.categoryPage(category.slug), template: "category", rows: category.articles.count) {
+                model.categoryPage(category, root: $0)
+            }
         }
         for kind in SavedListKind.allCases {
             page(SitePaths.savedPage(kind), template: kind.slug) { model.savedPage(kind, root: $0) }
         }
         page(SitePaths.archiveIndex, template: "archive") { model.archiveIndexPage(root: $0) }
         for day in model.archiveDays {
-            page(SitePaths.archiveDay(day.key), template: "archive-day") { model.archiveDayPage(day, root: $0) }
+            page(SitePaths.archiveDay(day.key), template: "archive-day", rows: day.articles.count) { model.archiveDayPage(day, root: $0) }
         }
         if !model.undatedArchive.isEmpty {
-            page(SitePaths.archiveUndated, template: "archive-day") { model.archiveUndatedPage(root: $0) }
+            page(SitePaths.archiveUndated, template: "archive-day", rows: model.undatedArchive.count) { model.archiveUndatedPage(root: $0) }
         }
         page(SitePaths.tagsIndex, template: "tags") { model.tagsIndexPage(root: $0) }
         for tag in model.tags {
-            page(SitePaths.tagPage(tag.slug), template: "tag") { model.tagPage(tag, root: $0) }
+            page(SitePaths.tagPage(tag.slug), template: "tag", rows: tag.articles.count) { model.tagPage(tag, root: $0) }
         }
         page(SitePaths.searchPage, template: "search") { model.searchPage(root: $0) }
         // Article pages, nine in ten files of a site, are fingerprinted from the article itself.
@@ -312,7 +320,9 @@ package struct SiteRenderer {
         // story) and are slow to check: they go beside the search index, at the start, rather
         // than last, where their checks ran on one core after every other job was done.
         let sitemaps = SitemapWriter.files(pages: pages, limit: sitemapLimit).map { sitemap in
-            file(sitemap.path) { SitemapWriter.write(sitemap, context: context) }
+            var job = file(sitemap.path) { SitemapWriter.write(sitemap, context: context) }
+            if case .urls(let urls) = sitemap.body { job.isLarge = Self.isLarge(bytes: urls.count * Self.bytesPerSitemapURL) }
+            return job
         }
         jobs.insert(contentsOf: sitemaps, at: 1)
         for asset in templates.assets {
@@ -324,6 +334,18 @@ package struct SiteRenderer {
         }
         return Plan(jobs: jobs, lastPage: pages.last.map(SitePaths.file(forPage:)))
     }
+
+    /// Whether a file of about `bytes` is among a site's largest, which are made one at a time
+    /// (`Parallel.map`): a 100,000-story site's two largest day pages, 60 and 31 MB, made at
+    /// once, raised its build's peak by about 20 MiB. A 10,000-story site has one such file.
+    static func isLarge(bytes: Int) -> Bool {
+        bytes >= 4 << 20
+    }
+
+    /// About what a row of a list page, an entry of the search index and a sitemap's URL take
+    /// (gencorpus's stories: a day page of 66,000 rows is 60 MB, the search index of 100,000
+    /// stories 28 MB, a sitemap of 50,000 URLs 6 MB).
+    static let bytesPerRow = 900, bytesPerSearchEntry = 280, bytesPerSitemapURL = 120
 
     /// What every article page's job shares: the site's model, the templates, the fingerprints
     /// of the published files, and the start of every article page's fingerprint.
@@ -432,7 +454,7 @@ package struct SiteRenderer {
     /// Runs the jobs on every core, keeping their order; the first failure (in job order) is thrown.
     fileprivate static func run(_ jobs: [Job], deliver: RenderedFileStep?, jobDone: (@Sendable (Int) -> Void)?) async throws(TemplateError) -> RenderedSite {
         let count = jobs.count
-        let results = await Parallel.map(jobs) { job -> Result<Outcome, TemplateError> in
+        let results = await Parallel.map(jobs, isLarge: \.isLarge) { job -> Result<Outcome, TemplateError> in
             defer { jobDone?(count) }
             do throws(TemplateError) {
                 let (fingerprint, data) = try job.make()

@@ -48,6 +48,24 @@ struct ParallelTests {
         #expect(await Parallel.map(["a", "b"]) { $0.uppercased() } == ["A", "B"])
     }
 
+    @Test("large items run one at a time, the small ones around them go on, and every result comes back in order")
+    func largeOneAtATime() async {
+        let large = Gauge(), all = Gauge()
+        // Large items in a row, at the start, and at the end, where nothing small is left to go on with.
+        let isLarge: Set<Int> = [0, 1, 2, 10, 11, 20, 27, 28, 29]
+        let results = await Parallel.map(Array(0..<30), maxConcurrent: 3, isLarge: { isLarge.contains($0) }) { item in
+            all.enter()
+            if isLarge.contains(item) { large.enter() }
+            try? await Task.sleep(for: .milliseconds(isLarge.contains(item) ? 15 : 3))
+            if isLarge.contains(item) { large.leave() }
+            all.leave()
+            return item * 10
+        }
+        #expect(results == (0..<30).map { $0 * 10 })
+        #expect(large.peak == 1, "two large items ran at once")
+        #expect(all.peak > 1, "small items ran beside the large ones")
+    }
+
     /// Counts the instances alive.
     final class Counted: Sendable {
         static let alive = Mutex(0)
