@@ -4,12 +4,10 @@ import Foundation
 package enum FileProblem {
     package static func describe(_ error: any Error) -> String {
         let nsError = error as NSError
-        if let posix = (nsError.userInfo[NSUnderlyingErrorKey] as? NSError), posix.domain == NSPOSIXErrorDomain,
-           let code = POSIXErrorCode(rawValue: Int32(posix.code)) {
-            return String(cString: strerror(code.rawValue)).lowercased()
-        }
-        if nsError.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(nsError.code)) {
-            return String(cString: strerror(code.rawValue)).lowercased()
+        // The system's reason: the underlying error's (Foundation's file errors wrap one), or the error's own.
+        let candidates = [nsError.userInfo[NSUnderlyingErrorKey] as? NSError, nsError].compactMap { $0 }
+        for posix in candidates where posix.domain == NSPOSIXErrorDomain {
+            if let code = POSIXErrorCode(rawValue: Int32(posix.code)) { return String(cString: strerror(code.rawValue)).lowercased() }
         }
         switch nsError.code {
         case NSFileReadNoSuchFileError, NSFileNoSuchFileError: return "no such file"

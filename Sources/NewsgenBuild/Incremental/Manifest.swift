@@ -108,18 +108,7 @@ package struct Manifest: Sendable, Equatable {
         guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var failure: Int32 = 0
         for part in parts where failure == 0 {
-            part.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count, let base = buffer.baseAddress {
-                    let written = write(descriptor, base + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        failure = errno
-                        return
-                    }
-                    offset += written
-                }
-            }
+            failure = part.withUnsafeBytes { Publisher.writeAll($0, to: descriptor) }
         }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         if failure == 0 && rename(temporary.path, file.path) != 0 { failure = errno }

@@ -373,21 +373,25 @@ package struct Publisher: Sendable {
             descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         }
         guard descriptor >= 0 else { return systemReason }
-        var failure: String?
-        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset < buffer.count, let base = buffer.baseAddress {
-                let count = Glibc.write(descriptor, base + offset, buffer.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = systemReason
-                    return
-                }
-                offset += count
+        var failure = data.withUnsafeBytes { writeAll($0, to: descriptor) }
+        if close(descriptor) != 0 && failure == 0 { failure = errno }
+        return failure == 0 ? nil : String(cString: strerror(failure))
+    }
+
+    /// Writes all of `bytes` to the open file `descriptor` with write(2), again after an
+    /// interrupted call: 0, or the errno of the write that failed.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+        guard let base = bytes.baseAddress else { return 0 }
+        var offset = 0
+        while offset < bytes.count {
+            let count = Glibc.write(descriptor, base + offset, bytes.count - offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
             }
+            offset += count
         }
-        if close(descriptor) != 0 && failure == nil { failure = systemReason }
-        return failure
+        return 0
     }
 
     /// Writes files into the staging folder. A file identical to the published one is hard-linked
