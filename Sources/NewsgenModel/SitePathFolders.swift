@@ -6,8 +6,9 @@ package enum SitePathFolders {
     /// and "a/b". Each path's folder, then its parents until one already known (whose parents
     /// are too): splitting and joining every path's components was a tenth of checking a new
     /// story's files.
-    package static func folders(holding paths: some Sequence<String>) -> Set<String> {
-        var folders: Set<String> = []
+    /// With `includingRoot`, the site's own folder ("") is one of them.
+    package static func folders(holding paths: some Sequence<String>, includingRoot: Bool = false) -> Set<String> {
+        var folders: Set<String> = includingRoot ? [""] : []
         for path in paths {
             var end = path.utf8.lastIndex(of: UInt8(ascii: "/"))
             while let slash = end {

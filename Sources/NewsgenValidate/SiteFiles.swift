@@ -10,9 +10,7 @@ struct SiteFiles: Sendable {
 
     init(files: [String]) {
         self.files = Set(files)
-        var directories = SitePathFolders.folders(holding: files)
-        directories.insert("")
-        self.directories = directories
+        directories = SitePathFolders.folders(holding: files, includingRoot: true)
     }
 
     /// Where an `href` or `src` leads.

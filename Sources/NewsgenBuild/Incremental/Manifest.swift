@@ -214,8 +214,7 @@ package struct Manifest: Sendable, Equatable {
             return (files, complete)
         }, { () -> [String: Folder]? in
             guard root >= 0 else { return nil }
-            var paths = SitePathFolders.folders(holding: fingerprints.keys)
-            paths.insert("")
+            let paths = SitePathFolders.folders(holding: fingerprints.keys, includingRoot: true)
             var folders: [String: Folder] = [:]
             folders.reserveCapacity(paths.count)
             for path in paths {
@@ -244,9 +243,7 @@ package struct Manifest: Sendable, Equatable {
 
         package init(recorded: [String: Folder], changed: [String]) {
             self.recorded = recorded
-            var folders = SitePathFolders.folders(holding: changed)
-            folders.insert("")
-            self.changed = folders
+            self.changed = SitePathFolders.folders(holding: changed, includingRoot: true)
         }
 
         /// The folder at `path` as recorded, when it is known to be so.
