@@ -31,6 +31,11 @@ struct FileProblems {
         }
     }
 
+    /// `text` as a message quotes it: at most 60 characters.
+    static func shortened(_ text: String) -> String {
+        text.count > 60 ? text.prefix(57) + "…" : text
+    }
+
     /// A problem at a byte offset (JSON).
     mutating func add(_ rule: ValidationRule, _ message: String, offset: Int) {
         let (line, column) = source.position(ofOffset: offset)

@@ -136,7 +136,7 @@ struct PageRules {
             break
         case .external(let scheme):
             if !Self.allowedSchemes.contains(scheme) {
-                problems.add(.htmlLinkScheme, "\(attribute)=\"\(Self.shortened(reference()))\" uses the \(scheme): scheme; pages link only to http(s), mailto: or files of the site", at: element.element, occurrence: occurrence)
+                problems.add(.htmlLinkScheme, "\(attribute)=\"\(FileProblems.shortened(reference()))\" uses the \(scheme): scheme; pages link only to http(s), mailto: or files of the site", at: element.element, occurrence: occurrence)
             }
         case .missing(let target):
             problems.add(.htmlLocalLink, "\(attribute)=\"\(reference())\" leads to \(target), which is not in the output", at: element.element, occurrence: occurrence)
@@ -181,9 +181,5 @@ struct PageRules {
         if prefix.starts(with: [0xEF, 0xBB, 0xBF]) { prefix = prefix.dropFirst(3) }
         let text = String(decoding: prefix, as: UTF8.self).drop { $0.isWhitespace }
         return text.lowercased().hasPrefix("<!doctype html>")
-    }
-
-    private static func shortened(_ text: String) -> String {
-        text.count > 60 ? text.prefix(57) + "…" : text
     }
 }

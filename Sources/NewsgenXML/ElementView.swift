@@ -1,6 +1,7 @@
 import CLibXML2
 
-/// An element as libxml2's reader holds it while a scan visits it (`LibXML.scanElements`):
+/// An element as libxml2's reader holds it while a scan visits it (`LibXML.scanElements`,
+/// `LibXML.checkStreaming`):
 /// its name and attributes are read in place, and copied only when asked for. It is valid only
 /// during the visit; `element` copies what outlives it.
 package struct ElementView {
@@ -15,6 +16,11 @@ package struct ElementView {
 
     /// Its local name.
     package var name: String { LibXML.string(node.pointee.name) ?? "" }
+
+    /// Whether its local name is `name` (read in place).
+    package func isNamed(_ name: StaticString) -> Bool {
+        Self.equal(node.pointee.name, name)
+    }
 
     /// Its name, namespace, attributes and line, copied.
     package var element: XMLElement { LibXML.shallowElement(node) }

@@ -80,16 +80,19 @@ package enum LibXML {
     /// against `schema` as it goes, and calls `visit` for each element down to `depth` (0 is the
     /// root) as its start tag is read. No tree is built: a sitemap of 50,000 URLs takes the memory
     /// of one `<url>`, where `check(_:url:schema:)` would hold libxml2's tree and its copy.
+    ///
+    /// `text`, when given, is called with each piece of text (or CDATA) in the elements visited,
+    /// in place, with the depth of the element it is in.
     package static func checkStreaming(
         _ bytes: UnsafeRawBufferPointer, url: String, schema: RelaxNGSchema?, depth limit: Int,
-        visit: (XMLElement, Int) -> Void
+        visit: (ElementView, Int) -> Void, text: ((UnsafeBufferPointer<UInt8>, Int) -> Void)? = nil
     ) -> StreamedDocument {
-        stream(bytes, url: url, schema: schema, depth: limit) { visit(shallowElement($0), $1) }
+        stream(bytes, url: url, schema: schema, depth: limit, visit: { visit(ElementView(node: $0), $1) }, text: text)
     }
 
     private static func stream(
         _ bytes: UnsafeRawBufferPointer, url: String, schema: RelaxNGSchema?, depth limit: Int,
-        visit: (xmlNodePtr, Int) -> Void
+        visit: (xmlNodePtr, Int) -> Void, text: ((UnsafeBufferPointer<UInt8>, Int) -> Void)? = nil
     ) -> StreamedDocument {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             return StreamedDocument(syntax: [XMLDiagnostic(line: 1, column: 1, message: "Document is empty", severity: .fatal)], schema: [])
@@ -108,11 +111,19 @@ package enum LibXML {
                                                severity: .error, isValidity: true))
             }
             let elementType = Int32(XML_READER_TYPE_ELEMENT.rawValue)
+            let textTypes = [XML_READER_TYPE_TEXT, XML_READER_TYPE_CDATA].map { Int32($0.rawValue) }
             while xmlTextReaderRead(reader) == 1 {
-                guard xmlTextReaderNodeType(reader) == elementType else { continue }
-                let depth = Int(xmlTextReaderDepth(reader))
-                guard depth <= limit, let node = xmlTextReaderCurrentNode(reader) else { continue }
-                visit(node, depth)
+                let type = xmlTextReaderNodeType(reader)
+                if type == elementType {
+                    let depth = Int(xmlTextReaderDepth(reader))
+                    guard depth <= limit, let node = xmlTextReaderCurrentNode(reader) else { continue }
+                    visit(node, depth)
+                } else if let text, textTypes.contains(type) {
+                    // A text node is one level below the element that holds it.
+                    let depth = Int(xmlTextReaderDepth(reader)) - 1
+                    guard depth <= limit, let value = xmlTextReaderConstValue(reader) else { continue }
+                    text(UnsafeBufferPointer(start: value, count: Int(xmlStrlen(value))), depth)
+                }
             }
             if schema != nil, xmlTextReaderIsValid(reader) == 0,
                !collector.diagnostics.contains(where: { $0.isValidity && $0.severity != .warning }) {

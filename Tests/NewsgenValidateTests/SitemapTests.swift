@@ -83,4 +83,52 @@ struct SitemapTests {
         let report = await SiteValidator.validate(directory: folder)
         #expect(report.problems.map(\.rule) == [.sitemapSchema])
     }
+
+    @Test("a <loc> is an http(s) URL in any case, of at most 2,048 characters, none of them a space, tab or line break", arguments: [
+        ("https://news.example.org/a/", true), ("HTTP://A.EXAMPLE", true), ("hTTpS://x", true),
+        ("https://example.org/" + String(repeating: "é", count: 2_028), true),
+        ("https://example.org/" + String(repeating: "a", count: 2_029), false),
+        ("/a/", false), ("", false), ("ftp://example.org/", false), ("https://", false), ("https:/example.org/", false),
+        ("httpss://example.org/", false), ("https://example.org/a b", false), (" https://example.org/", false),
+        ("https://example.org/\t", false), ("https://example.org/\n", false), ("https://example.org/\r", false),
+        ("mailto:a@example.org", false), ("https:", false),
+    ])
+    func location(_ text: String, allowed: Bool) {
+        #expect(SitemapRules.isLocation(Array(text.utf8)) == allowed)
+    }
+
+    @Test("each wrong <loc> is reported at its own start tag, in a sitemap and an index; a <loc> in pieces is read whole")
+    func wrongLocations() async throws {
+        let folder = try TestSupport.temporaryFolder()
+        let ns = "http://www.sitemaps.org/schemas/sitemap/0.9"
+        let sitemap = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <urlset xmlns="\(ns)">
+            <url><loc>https://a.example/1</loc></url><url><loc>ftp://a.example/2</loc></url><url><loc>/3</loc></url>
+            <url><loc>https://a.example/<!-- a comment -->4</loc><lastmod>2026-11-24</lastmod></url>
+            <url><lastmod>2026-11-24</lastmod><loc><![CDATA[https://a.example/5 and more]]></loc></url>
+            </urlset>
+
+            """
+        let index = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <sitemapindex xmlns="\(ns)">
+              <sitemap><loc>https://a.example/sitemaps/1.xml</loc></sitemap>
+              <sitemap><loc>sitemaps/2.xml</loc></sitemap>
+            </sitemapindex>
+
+            """
+        try sitemap.write(to: folder.appendingPathComponent("sitemap.xml"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sitemaps"), withIntermediateDirectories: true)
+        try index.write(to: folder.appendingPathComponent("sitemaps/index.xml"), atomically: true, encoding: .utf8)
+        let report = await SiteValidator.validate(directory: folder)
+        let found = report.problems.map { "\($0.path):\($0.line):\($0.column) \($0.rule.rawValue) \($0.message)" }
+        let rest = "is not an absolute http(s) URL of at most 2048 characters without spaces"
+        #expect(found == [
+            "sitemap.xml:3:47 sitemap-schema <loc>ftp://a.example/2</loc> \(rest)",
+            "sitemap.xml:3:86 sitemap-schema <loc>/3</loc> \(rest)",
+            "sitemap.xml:5:35 sitemap-schema <loc>https://a.example/5 and more</loc> \(rest)",
+            "sitemaps/index.xml:4:12 sitemap-schema <loc>sitemaps/2.xml</loc> \(rest)",
+        ])
+    }
 }
