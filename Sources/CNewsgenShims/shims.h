@@ -47,6 +47,15 @@ static inline void newsgen_set_mmap_threshold(int bytes) {
 #endif
 }
 
+/// glibc: at most `count` arenas (pools that threads allocate from), instead of eight a core.
+static inline void newsgen_limit_arenas(int count) {
+#if defined(__GLIBC__)
+    mallopt(M_ARENA_MAX, count);
+#else
+    (void)count;
+#endif
+}
+
 /// glibc: hands the pages that are wholly free in every arena back to the system (malloc_trim).
 /// Elsewhere nothing.
 static inline void newsgen_return_free_pages(void) {

@@ -85,7 +85,7 @@ public struct Build: Sendable {
     /// Runs the stages in order; the first that fails stops the build, and nothing is published.
     public func run() async throws(BuildError) -> BuildReport {
         let started = now()
-        Memory.returnLargeBlocks()
+        Self.configureMemory()
         let publisher = Publisher(output: config.output, logger: logger)
         // Refuse before any work: the output must be a folder of its own that newsgen may replace.
         do { try config.checkOutputOverlaps() } catch { throw BuildError(.config(error)) }
@@ -182,7 +182,8 @@ public struct Build: Sendable {
             // previous site.
             let stagedFolder = manifest == nil ? nil : OpenFolder(staged.folder)
             async let recording = stagedFolder.map {
-                Self.recording(site, carriedFrom: previous, examining: $0, staged: staged, output: config.output, input: input)
+                Self.recording(site, carriedFrom: previous, examining: $0, staged: staged, layout: rendered.layout,
+                               output: config.output, input: input)
             }
             setAside = try await clock.run(Publish(publisher: publisher), staged.folder)
             // Had the folder not opened, the published output is examined.
@@ -203,6 +204,13 @@ public struct Build: Sendable {
         return BuildReport(sources: sources, output: config.output, filesWritten: staged.summary.written,
                            filesUnchanged: staged.summary.unchanged, filesCarried: staged.carried, timings: clock.timings,
                            checkingSeconds: rendered.checkSeconds)
+    }
+
+    /// How the C allocator should serve a build (`Memory`): called first thing by the command,
+    /// before its threads allocate, and again by each build (it only sets options).
+    package static func configureMemory() {
+        Memory.returnLargeBlocks()
+        Memory.limitArenasToCores()
     }
 
     /// Hands values the build is done with (its stories, its files' records) to a thread of
@@ -276,7 +284,8 @@ public struct Build: Sendable {
     /// (`staged`) has its folders recorded from there, but those above a path that was written,
     /// linked or removed.
     private static func recording(_ site: RenderedSite, carriedFrom previous: Manifest.Comparison?, examining folder: OpenFolder?,
-                                  staged: Write.Staged? = nil, output: URL, input: Fingerprint?) -> (manifest: Manifest, text: [[UInt8]]) {
+                                  staged: Write.Staged? = nil, layout: SiteLayout? = nil, output: URL,
+                                  input: Fingerprint?) -> (manifest: Manifest, text: [[UInt8]]) {
         // Every file of the site was rendered or carried: those not rendered are the carried ones
         // (ten thousand, against a handful rendered, so not copied into a dictionary of their own).
         let rendered = site.rendered
@@ -284,7 +293,8 @@ public struct Build: Sendable {
             staged.recordedFolders.map { Manifest.KnownFolders(recorded: $0, changed: rendered + staged.changed) }
         }
         let manifest = Manifest.recording(site.fingerprints, output: output, examining: folder, input: input,
-                                          previous: previous?.manifest.files ?? [:], rendered: Set(rendered), folders: folders)
+                                          previous: previous?.manifest.files ?? [:], rendered: Set(rendered), folders: folders,
+                                          layout: layout)
         return (manifest, manifest.textParts)
     }
 

@@ -1,4 +1,5 @@
 import CNewsgenShims
+import Foundation
 
 /// How a build asks the C allocator to give memory back to the system.
 ///
@@ -12,6 +13,15 @@ enum Memory {
     /// page's buffer comes from the heap and its memory stays with the process once freed.
     static func returnLargeBlocks() {
         newsgen_set_mmap_threshold(128 * 1024)
+    }
+
+    /// One arena a core. glibc gives threads up to eight arenas a core, and a block freed in one
+    /// arena serves only the threads allocating from it: the build's threads (the cooperative
+    /// pool, the staging writer, the cache's queues) kept freed memory apart from where it
+    /// was needed next. At 100,000 stories the peak was 410–414 MiB with the default, 386 MiB
+    /// with two arenas on two cores (one arena: 324 MiB, but the build took a fifth longer).
+    static func limitArenasToCores() {
+        newsgen_limit_arenas(Int32(clamping: max(1, ProcessInfo.processInfo.activeProcessorCount)))
     }
 
     /// Hands the pages that are wholly free back to the system, in every arena: after a stage,

@@ -20,3 +20,18 @@ package enum SitePathFolders {
         return folders
     }
 }
+
+/// A site's files and the folders they stand in (the site's own, "", among them), made once
+/// for the checks of its links, the pruning of its staging folder and its record: each of the
+/// three made both sets of ten thousand paths again.
+package struct SiteLayout: Sendable {
+    /// Paths relative to the site's root, with "/" between components.
+    package let files: Set<String>
+    /// `SitePathFolders.folders(holding: files, includingRoot: true)`.
+    package let folders: Set<String>
+
+    /// The layout of `paths`, each set made on a core of its own.
+    package init(files paths: [String]) {
+        (files, folders) = Parallel.both({ Set(paths) }, { SitePathFolders.folders(holding: paths, includingRoot: true) })
+    }
+}

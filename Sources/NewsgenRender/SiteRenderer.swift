@@ -6,6 +6,8 @@ package import NewsgenConfig
 package struct OutputFile: Sendable {
     public var path: String
     public var data: Data
+    /// One of the site's largest files (`SiteRenderer.isLarge`), which are made one at a time.
+    package var isLarge = false
 
     package init(_ path: String, _ text: String) {
         self.path = path
@@ -460,7 +462,9 @@ package struct SiteRenderer {
                 let (fingerprint, data) = try job.make()
                 guard let data else { return .success(.carried(fingerprint)) }
                 guard let deliver else { return .success(.rendered(fingerprint, data)) }
-                await deliver(OutputFile(job.path, data: data))
+                var file = OutputFile(job.path, data: data)
+                file.isLarge = job.isLarge
+                await deliver(file)
                 return .success(.rendered(fingerprint, nil))
             } catch {
                 return .failure(error)

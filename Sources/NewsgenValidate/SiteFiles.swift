@@ -9,8 +9,12 @@ struct SiteFiles: Sendable {
     let directories: Set<String>
 
     init(files: [String]) {
-        self.files = Set(files)
-        directories = SitePathFolders.folders(holding: files, includingRoot: true)
+        self.init(SiteLayout(files: files))
+    }
+
+    init(_ layout: SiteLayout) {
+        files = layout.files
+        directories = layout.folders
     }
 
     /// Where an `href` or `src` leads.

@@ -1,5 +1,5 @@
 public import Foundation
-import NewsgenModel
+package import NewsgenModel
 import NewsgenXML
 
 /// What a file is, by its path, and so which checks it gets.
@@ -76,7 +76,12 @@ public enum SiteValidator {
 
         /// `files` is every path of the site being made, against which local links resolve.
         public init(files: [String], baseURL: URL?) {
-            context = Context(root: URL(fileURLWithPath: "/"), site: SiteFiles(files: files), baseURL: baseURL)
+            self.init(layout: SiteLayout(files: files), baseURL: baseURL)
+        }
+
+        /// The same, with the site's files and folders already gathered.
+        package init(layout: SiteLayout, baseURL: URL?) {
+            context = Context(root: URL(fileURLWithPath: "/"), site: SiteFiles(layout), baseURL: baseURL)
         }
 
         /// The problems of the file at `path` (relative to the site's root) holding `data`.

@@ -176,6 +176,26 @@ struct StageTests {
         publisher.discard(staging)
     }
 
+    @Test("staging writer: written() returns once every file queued before it is on disk, and the writer goes on after it")
+    func stagingWriterWritten() async throws {
+        let output = try TestSupport.temporaryFolder().appendingPathComponent("public")
+        let publisher = Publisher(output: output)
+        let staging = try publisher.makeStaging()
+        // A queue large enough that enqueueing never waits: only written() can.
+        let writer = StagingWriter(staging: staging, output: output, queueLimit: 1 << 30)
+        let paths = (0..<300).map { "f/\($0 % 30)/\($0).txt" }
+        for path in paths { await writer.enqueue(OutputFile(path, String(repeating: path, count: 200))) }
+        await writer.written()
+        let missing = paths.filter { FileManager.default.contents(atPath: staging.path + "/" + $0) != Data(String(repeating: $0, count: 200).utf8) }
+        #expect(missing.count == 0, "not yet written: \(missing.prefix(3))")
+        await writer.written()
+        await writer.enqueue(OutputFile("after.txt", "after"))
+        let summary = try await writer.finish()
+        #expect(summary.written == paths.count + 1)
+        #expect(FileManager.default.contents(atPath: staging.path + "/after.txt") == Data("after".utf8))
+        publisher.discard(staging)
+    }
+
     @Test("staging writer: unchanged bytes are linked to the published file, others written; a file it cannot write fails finish, naming it")
     func stagingWriter() async throws {
         let output = try TestSupport.temporaryFolder().appendingPathComponent("public")

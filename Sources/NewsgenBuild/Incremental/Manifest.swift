@@ -1,5 +1,5 @@
 package import Foundation
-import NewsgenModel
+package import NewsgenModel
 package import NewsgenRender
 
 /// What the last build published, kept beside the cache: for each file of the site, the
@@ -189,10 +189,11 @@ package struct Manifest: Sendable, Equatable {
     /// opened before it is renamed `output`, holds the same files and folders with the same
     /// identities. They are examined below the open folder, whatever its name is meanwhile.
     /// The files are recorded on one core while the folders are examined on another.
-    /// Folders the build knows (`folders`) are recorded as known, not stat-ed.
+    /// Folders the build knows (`folders`) are recorded as known, not stat-ed. `layout`, when
+    /// given, holds the folders of the fingerprinted paths, gathered before.
     package static func recording(_ fingerprints: [String: Fingerprint], output: URL, examining folder: OpenFolder? = nil,
                                   input: Fingerprint? = nil, previous: [String: Entry] = [:], rendered: Set<String> = [],
-                                  folders known: KnownFolders? = nil) -> Manifest {
+                                  folders known: KnownFolders? = nil, layout: SiteLayout? = nil) -> Manifest {
         let opened = folder ?? OpenFolder(output)
         let root = opened?.descriptor ?? -1
         // The folder is held open (its descriptor valid) until both parts are done.
@@ -214,7 +215,7 @@ package struct Manifest: Sendable, Equatable {
             return (files, complete)
         }, { () -> [String: Folder]? in
             guard root >= 0 else { return nil }
-            let paths = SitePathFolders.folders(holding: fingerprints.keys, includingRoot: true)
+            let paths = layout?.folders ?? SitePathFolders.folders(holding: fingerprints.keys, includingRoot: true)
             var folders: [String: Folder] = [:]
             folders.reserveCapacity(paths.count)
             for path in paths {

@@ -291,8 +291,8 @@ package struct Publisher: Sendable {
     /// site took a write stage 0.14 s, and 0.3–0.5 s when the kernel had dropped them from its
     /// caches). Otherwise every folder is read.
     @discardableResult
-    static func prune(_ root: String, keeping files: Set<String>, listing: Manifest.Listing? = nil) -> Kept {
-        let folders = SitePathFolders.folders(holding: files)
+    static func prune(_ root: String, keeping layout: SiteLayout, listing: Manifest.Listing? = nil) -> Kept {
+        let (files, folders) = (layout.files, layout.folders)
         if let listing {
             return prune(root, keeping: files, folders: folders, listing: listing)
         }

@@ -1,6 +1,6 @@
 package import Foundation
 import Synchronization
-import NewsgenModel
+package import NewsgenModel
 package import NewsgenRender
 
 /// Writes rendered files into the staging folder on a thread of its own while rendering goes
@@ -48,14 +48,18 @@ package final class StagingWriter: @unchecked Sendable {
     private var queue: [OutputFile?] = []
     private var head = 0
     private var queuedBytes = 0
+    /// Files queued and not yet written (taken from the queue or not).
+    private var unwritten = 0
     private var spaceWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Waiting for every queued file to be written (`written()`).
+    private var emptyWaiters: [CheckedContinuation<Void, Never>] = []
     private var closed = false
     private var finished = false
     private var finishWaiters: [CheckedContinuation<Void, Never>] = []
     private var failure: PublishError?
     private var summary = Publisher.WriteSummary()
     /// The new site's paths, until a reused folder is pruned to them.
-    private var pruning: Set<String>?
+    private var pruning: SiteLayout?
     /// What the reused folder kept of the previous site.
     private var kept = Publisher.Kept()
 
@@ -84,10 +88,10 @@ package final class StagingWriter: @unchecked Sendable {
 
     /// Tells the writer every path of the new site, before the first file: a reused folder is
     /// pruned of everything else before anything is written into it.
-    package func prepare(keeping paths: [String]) {
+    package func prepare(keeping layout: SiteLayout) {
         guard reused else { return }
         condition.lock()
-        pruning = Set(paths)
+        pruning = layout
         condition.signal()
         condition.unlock()
     }
@@ -110,6 +114,18 @@ package final class StagingWriter: @unchecked Sendable {
     package func enqueue(_ file: OutputFile) async {
         await withCheckedContinuation { (space: CheckedContinuation<Void, Never>) in resume(space, whenThereIsRoom: true) }
         append(file)
+    }
+
+    /// Waits until every file queued so far is written (or writing failed, or the thread stopped),
+    /// without stopping the thread.
+    package func written() async {
+        await withCheckedContinuation { (empty: CheckedContinuation<Void, Never>) in
+            condition.lock()
+            let ready = unwritten == 0 || failure != nil || finished
+            if !ready { emptyWaiters.append(empty) }
+            condition.unlock()
+            if ready { empty.resume() }
+        }
     }
 
     /// Waits until every queued file is written, then stops the thread: how many files were
@@ -143,6 +159,7 @@ package final class StagingWriter: @unchecked Sendable {
         guard failure == nil, !closed else { return }
         queue.append(file)
         queuedBytes += file.data.count
+        unwritten += 1
         condition.signal()
     }
 
@@ -159,8 +176,8 @@ package final class StagingWriter: @unchecked Sendable {
         while let work = next() {
             let file: OutputFile
             switch work {
-            case .prune(let paths):
-                let kept = Publisher.prune(stagingPath, keeping: paths, listing: listing)
+            case .prune(let layout):
+                let kept = Publisher.prune(stagingPath, keeping: layout, listing: listing)
                 condition.withLock { self.kept = kept }
                 continue
             case .write(let next):
@@ -173,6 +190,7 @@ package final class StagingWriter: @unchecked Sendable {
             }
             condition.lock()
             queuedBytes -= file.data.count
+            unwritten -= 1
             switch outcome {
             case .success(let unchanged):
                 if unchanged { summary.unchanged += 1 } else { summary.written += 1 }
@@ -181,17 +199,23 @@ package final class StagingWriter: @unchecked Sendable {
                 queue.removeAll()
                 head = 0
                 queuedBytes = 0
+                unwritten = 0
             }
-            let resumed = queuedBytes < queueLimit || failure != nil ? spaceWaiters : []
+            var resumed = queuedBytes < queueLimit || failure != nil ? spaceWaiters : []
             if !resumed.isEmpty { spaceWaiters.removeAll() }
+            if unwritten == 0 || failure != nil {
+                resumed += emptyWaiters
+                emptyWaiters.removeAll()
+            }
             condition.unlock()
             for waiter in resumed { waiter.resume() }
         }
         condition.lock()
         finished = true
-        let waiters = finishWaiters + spaceWaiters
+        let waiters = finishWaiters + spaceWaiters + emptyWaiters
         finishWaiters.removeAll()
         spaceWaiters.removeAll()
+        emptyWaiters.removeAll()
         condition.unlock()
         for waiter in waiters { waiter.resume() }
     }
@@ -206,7 +230,7 @@ package final class StagingWriter: @unchecked Sendable {
     }
 
     private enum Work {
-        case prune(Set<String>)
+        case prune(SiteLayout)
         case write(OutputFile)
     }
 
@@ -215,9 +239,9 @@ package final class StagingWriter: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while head == queue.count && pruning == nil && !closed { condition.wait() }
-        if let paths = pruning {
+        if let layout = pruning {
             pruning = nil
-            return .prune(paths)
+            return .prune(layout)
         }
         guard head < queue.count else { return nil }
         let file = queue[head]

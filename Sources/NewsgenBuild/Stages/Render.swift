@@ -1,4 +1,5 @@
 package import Foundation
+package import NewsgenModel
 package import NewsgenRender
 package import NewsgenValidate
 
@@ -33,6 +34,8 @@ package struct Render: BuildStep {
     /// The rendered site, and what checking its new files found.
     package struct Output: Sendable {
         package var site: RenderedSite
+        /// The site's files (with the marker) and folders, when they were gathered (with a writer).
+        package var layout: SiteLayout?
         /// The files checked as they were rendered (those handed to the writer).
         package var checked = 0
         /// What those checks found, in the order of a validation report.
@@ -45,18 +48,24 @@ package struct Render: BuildStep {
         let done = progress.map { progress in { @Sendable (total: Int) in progress.advance(.rendering, total: total) } }
         let plan = try SiteRenderer(templates: templates, content: content).plan(carrying: carrying)
         guard let writer else { return Output(site: try await plan.run(jobDone: done)) }
-        let paths = plan.paths + [Publisher.markerName]
-        writer.prepare(keeping: paths)
+        // The site's files and folders, gathered once for the checks, the pruning and the record.
+        let layout = SiteLayout(files: plan.paths + [Publisher.markerName])
+        writer.prepare(keeping: layout)
         if let lastPage = plan.lastPage { writer.flush(after: lastPage) }
-        let checker = SiteValidator.FileChecker(files: paths, baseURL: baseURL)
+        let checker = SiteValidator.FileChecker(layout: layout, baseURL: baseURL)
         let found = ProblemList()
         let site = try await plan.run(deliver: { file in
             let start = ContinuousClock.now
             let problems = checker.check(file.data, path: file.path)
             found.add(problems, took: ContinuousClock.now - start)
             await writer.enqueue(file)
+            // A large file is done once it is written: until then the next large one waits
+            // (`Parallel.map`'s `isLarge`), instead of being made while the writer still holds
+            // this one (at 100,000 stories, day pages of 60 and 31 MB).
+            if file.isLarge { await writer.written() }
         }, jobDone: done)
-        return Output(site: site, checked: site.delivered.count, problems: SiteValidator.ordered(found.all), checkSeconds: found.seconds)
+        return Output(site: site, layout: layout, checked: site.delivered.count, problems: SiteValidator.ordered(found.all),
+                      checkSeconds: found.seconds)
     }
 
     package func summary(of output: Output) -> String {
