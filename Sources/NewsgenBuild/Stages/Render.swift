@@ -53,6 +53,8 @@ package struct Render: BuildStep {
         writer.prepare(keeping: layout)
         if let lastPage = plan.lastPage { writer.flush(after: lastPage) }
         let checker = SiteValidator.FileChecker(layout: layout, baseURL: baseURL)
+        // What planning freed (the model's working sets) goes back before the files are made.
+        Memory.returnFreePages()
         let found = ProblemList()
         let site = try await plan.run(deliver: { file in
             let start = ContinuousClock.now
@@ -62,7 +64,11 @@ package struct Render: BuildStep {
             // A large file is done once it is written: until then the next large one waits
             // (`Parallel.map`'s `isLarge`), instead of being made while the writer still holds
             // this one (at 100,000 stories, day pages of 60 and 31 MB).
-            if file.isLarge { await writer.written() }
+            // Then what making it freed goes back to the system before the next one is made.
+            if file.isLarge {
+                await writer.written()
+                Memory.returnFreePages()
+            }
         }, jobDone: done)
         return Output(site: site, layout: layout, checked: site.delivered.count, problems: SiteValidator.ordered(found.all),
                       checkSeconds: found.seconds)
