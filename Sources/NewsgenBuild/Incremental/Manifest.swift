@@ -356,7 +356,28 @@ extension Manifest {
             bytes.append(UInt8(ascii: " "))
         }
 
-        mutating func field(_ number: some BinaryInteger) { field(String(number)) }
+        mutating func field(_ number: UInt64) { decimal(number, negative: false) }
+
+        mutating func field(_ number: Int64) { decimal(number.magnitude, negative: number < 0) }
+
+        /// A number in decimal and the space after it, written digit by digit: a String for
+        /// each of a record's numbers was a third of making a manifest's text.
+        private mutating func decimal(_ magnitude: UInt64, negative: Bool) {
+            if negative { bytes.append(UInt8(ascii: "-")) }
+            // Twenty digits hold any UInt64.
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                var rest = magnitude
+                var count = 0
+                repeat {
+                    buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                    count += 1
+                } while rest > 0
+                for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+            }
+            bytes.append(UInt8(ascii: " "))
+        }
 
         mutating func field(_ fingerprint: Fingerprint) {
             fingerprint.appendHex(to: &bytes)
