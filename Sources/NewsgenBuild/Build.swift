@@ -105,7 +105,12 @@ public struct Build: Sendable {
                                                 offline: options.offline, refresh: options.refresh, logger: logger,
                                                 progress: options.progress))
         let lastPublished = await lastManifest
-        async let published = lastPublished?.compared(with: publisher)
+        // The output is compared with its manifest on a thread of its own: at once when no source
+        // brought anything new (the build may stop before rendering, and needs it then); else
+        // once the content is gathered, beside the building of the site's model (which needs it
+        // only after), rather than beside the reading of the archive, which it slowed.
+        let compare = { @Sendable (manifest: Manifest) in Background { manifest.compared(with: publisher) } }
+        let comparedEarly = sources.contains(where: \.readNow) ? nil : lastPublished.map(compare)
         // The sources' part of the input's fingerprint is made on another core while the archive is read.
         async let sourcesPart = Self.sourcesPart(sources, fingerprinted: manifest != nil)
         let archive = try await clock.run(Store(store: store, sourceIDs: Set(config.sources.map(\.id)), keepDays: config.keepDays,
@@ -119,8 +124,8 @@ public struct Build: Sendable {
                                   staticFiles: staticFiles)
         let input = fingerprinted.map { Self.inputFingerprint(content, sources: $0, templates: templates, logger: logger) }
         // What the published site already holds as this build would make it is carried over.
-        let previous = await published
-        if let previous, let input, Self.isUnchanged(input, published: previous) {
+        let comparing = comparedEarly ?? lastPublished.map(compare)
+        if let input, lastPublished?.input == input, let previous = comparing?.value, Self.isUnchanged(input, published: previous) {
             Self.releaseLater((content, previous, listed))
             return Self.nothingPublished(carried: previous.manifest.files.count, sources: sources, output: config.output,
                                          timings: clock.timings, publisher: publisher, logger: logger)
@@ -139,7 +144,7 @@ public struct Build: Sendable {
         let writer = StagingWriter(staging: staging, output: config.output, reused: made.reused, record: record)
         let rendered: Render.Output
         do {
-            rendered = try await clock.run(Render(templates: templates, carrying: previous?.carry,
+            rendered = try await clock.run(Render(templates: templates, carryingOnceModelled: { comparing?.value.carry },
                                                   writer: writer, baseURL: config.baseURL, progress: options.progress), content)
         } catch {
             _ = try? await writer.finish()
@@ -147,6 +152,8 @@ public struct Build: Sendable {
             throw error
         }
         let site = rendered.site
+        // Made by now: planning asked for it.
+        let previous = comparing?.value
         if let previous, Self.isCurrent(site, published: previous) {
             // Nothing to publish: linking, validating and swapping would only make the same site again.
             _ = try? await writer.finish()

@@ -25,6 +25,9 @@ public struct SourceReport: Sendable {
     public var format: FeedFormat?
     /// The articles pages and feeds show (empty when unavailable).
     public var articles: [Article]
+    /// Whether the articles were read from the source in this build (a response with a body, a
+    /// local file that changed), not taken from the cache: then the site may well change.
+    package var readNow = false
 
     public init(config: SourceConfig, status: Status, name: String, homepage: String? = nil, format: FeedFormat? = nil, articles: [Article]) {
         self.config = config

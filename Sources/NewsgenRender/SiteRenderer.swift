@@ -232,10 +232,16 @@ package struct SiteRenderer {
 
     /// Every file of the site as a job, with the fingerprint each published file must have to be carried.
     package func plan(carrying published: CarryIndex?) throws(TemplateError) -> Plan {
+        try plan(carryingOnceModelled: { published })
+    }
+
+    /// The same, with the published files asked for only once the site's model is built: what
+    /// the published site holds can be found meanwhile.
+    package func plan(carryingOnceModelled published: () -> CarryIndex?) throws(TemplateError) -> Plan {
         let model = SiteModelBuilder(content: content)
         model.prepareStoryDigests()
         let templates = self.templates
-        let known = published?.fingerprints ?? [:]
+        let known = published()?.fingerprints ?? [:]
         var jobs: [Job] = []
         var pages: [String] = []
         var base = Fingerprint.Hasher()

@@ -45,6 +45,22 @@ struct StageTests {
         #expect(stage.summary(of: sources) == "1 sources (0 from cache or unavailable), \(count) articles")
     }
 
+    @Test("fetch: a source read now says so; one whose file did not change since is shown from the cache, and does not")
+    func fetchReadNow() async throws {
+        let config = try site()
+        let store = MemoryStore()
+        let (logger, _) = TestSupport.recordingLogger()
+        // A file changed less than 2 s before a build is read again by every build: these run later.
+        let later = Date().addingTimeInterval(10)
+        let fetch = Fetch(config: config, providers: [FeedProvider(http: nil, articlesPerSource: 10, now: { later })], store: store,
+                          now: later, offline: false, refresh: false, logger: logger)
+        let first = await fetch.run(())
+        #expect(first.map(\.readNow) == [true])
+        let second = await fetch.run(())
+        #expect(second.map(\.readNow) == [false])
+        #expect(second.first?.articles.map(\.id) == first.first?.articles.map(\.id), "the same stories, from the cache")
+    }
+
     @Test("store: the archive holds the configured sources' articles only, and the cache's size in words")
     func store() async throws {
         let store = MemoryStore()

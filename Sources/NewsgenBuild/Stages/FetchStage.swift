@@ -133,7 +133,9 @@ struct FetchStage: Sendable {
             case .fetched(let content):
                 _ = await storeCall(source) { try await store.recordSuccess(of: source.id, content: content, at: now) }
                 logger.debug("source \"\(source.id)\": \(content.articles.count) articles")
-                return make(.fetched, articles: content.articles, content: content)
+                var report = make(.fetched, articles: content.articles, content: content)
+                report.readNow = true
+                return report
             case .notModified:
                 unchanged.add(source.id)
                 // A local file unchanged since it was read (`LocalFile.validator`) holds what the

@@ -13,8 +13,9 @@ package struct Render: BuildStep {
     package static let stage = BuildStage.render
 
     package var templates: TemplateSet
-    /// The published files that need not be rendered again; `nil` renders everything.
-    package var carrying: CarryIndex?
+    /// The published files that need not be rendered again (`nil` renders everything), asked
+    /// for once the site's model is built.
+    package var carrying: @Sendable () -> CarryIndex?
     /// Where rendered files go as they are made; `nil` keeps them in the result.
     package var writer: StagingWriter?
     /// The site's address, against which the checks judge absolute links.
@@ -24,6 +25,12 @@ package struct Render: BuildStep {
 
     package init(templates: TemplateSet, carrying: CarryIndex? = nil, writer: StagingWriter? = nil, baseURL: URL? = nil,
                  progress: BuildProgress? = nil) {
+        self.init(templates: templates, carryingOnceModelled: { carrying }, writer: writer, baseURL: baseURL, progress: progress)
+    }
+
+    /// The same, with the published files found while the site's model is built (`Background`).
+    package init(templates: TemplateSet, carryingOnceModelled carrying: @escaping @Sendable () -> CarryIndex?, writer: StagingWriter? = nil,
+                 baseURL: URL? = nil, progress: BuildProgress? = nil) {
         self.templates = templates
         self.carrying = carrying
         self.writer = writer
@@ -46,7 +53,7 @@ package struct Render: BuildStep {
 
     package func run(_ content: SiteContent) async throws(TemplateError) -> Output {
         let done = progress.map { progress in { @Sendable (total: Int) in progress.advance(.rendering, total: total) } }
-        let plan = try SiteRenderer(templates: templates, content: content).plan(carrying: carrying)
+        let plan = try SiteRenderer(templates: templates, content: content).plan(carryingOnceModelled: carrying)
         guard let writer else { return Output(site: try await plan.run(jobDone: done)) }
         // The site's files and folders, gathered once for the checks, the pruning and the record.
         let layout = SiteLayout(files: plan.paths + [Publisher.markerName])
