@@ -54,7 +54,19 @@ private struct PathComparison {
     let components: [String]
 
     init(_ url: URL) {
-        components = url.standardizedFileURL.resolvingSymlinksInPath().pathComponents.filter { $0 != "/" }
+        components = Self.resolved(url.standardizedFileURL.path).split(separator: "/").map(String.init)
+    }
+
+    /// `path` with its symbolic links resolved by realpath(3) as far as it exists, the rest as
+    /// written. (Foundation's `resolvingSymlinksInPath`, for a site of a hundred local feeds,
+    /// took a build's start about 0.01 s.)
+    private static func resolved(_ path: String) -> String {
+        if let real = realpath(path, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return path }
+        return resolved(String(path[..<slash])) + path[slash...]
     }
 
     func isSame(as other: PathComparison) -> Bool { components == other.components }

@@ -78,6 +78,15 @@ struct OutputSafetyTests {
         var config = try SiteConfig.load(from: folder.appendingPathComponent("site.json"))
         config.output = link
         #expect(throws: ConfigError.self) { try config.checkOutputOverlaps(outputKey: "--output") }
+        // Resolved as far as the path exists: a folder not made yet below a link into the templates.
+        try FileManager.default.createDirectory(at: config.templates, withIntermediateDirectories: true)
+        let templates = try TestSupport.temporaryFolder().appendingPathComponent("theme")
+        try FileManager.default.createSymbolicLink(at: templates, withDestinationURL: config.templates)
+        config.output = templates.appendingPathComponent("not/yet")
+        let inside = #expect(throws: ConfigError.self) { try config.checkOutputOverlaps(outputKey: "--output") }
+        #expect(inside?.message.contains("lies inside templates") == true, "\(String(describing: inside))")
+        config.output = folder.appendingPathComponent("public/../elsewhere")
+        #expect(throws: Never.self) { try config.checkOutputOverlaps(outputKey: "--output") }
     }
 }
 
