@@ -219,6 +219,13 @@ extension Array where Element == Article {
         }.map(\.element)
     }
 
+    /// The places of `sortedForArchive`'s stories in this array, in its order.
+    package func archiveOrder() -> [Int] {
+        indices.sorted { lhs, rhs in
+            Article.isNewer(self[lhs], than: self[rhs]) ?? (self[lhs].id != self[rhs].id ? self[lhs].id < self[rhs].id : lhs < rhs)
+        }
+    }
+
     /// Newest first, as the archive lists stories: articles without a date after dated ones,
     /// and among equals by id, so that a story's place does not depend on whether a source
     /// lists it now or only the cache still holds it (which moved it behind every listed story
@@ -240,12 +247,25 @@ extension Array where Element == Article {
     /// The same, normalizing each URL through `normalized`, which remembers the URLs it had to
     /// parse: a site deduplicates the same stories more than once (the headlines, then the archive).
     package func deduplicated(normalizing normalized: inout URLNormalizer.Memo) -> [Article] {
+        deduplicated(urls: map { $0.url.flatMap { normalized.normalize($0) } })
+    }
+
+    /// The same, with each story's normalized URL made beforehand (`urls[i]` of `self[i]`,
+    /// `nil` for none): a site deduplicates the same stories more than once, and its archive's
+    /// URLs are normalized on another core meanwhile.
+    package func deduplicated(urls: [String?]) -> [Article] {
+        placesKept(urls: urls).map { self[$0] }
+    }
+
+    /// The places of the stories `deduplicated(urls:)` keeps, in order.
+    package func placesKept(urls: [String?]) -> [Int] {
         var seenURLs = Set<String>(minimumCapacity: count)
         var seenGUIDs = Set<SourceGUID>(minimumCapacity: count)
-        return filter { article in
-            if let url = article.url.flatMap({ normalized.normalize($0) }) {
+        return indices.filter { place in
+            if let url = urls[place] {
                 if !seenURLs.insert(url).inserted { return false }
             }
+            let article = self[place]
             if let guid = article.guid, !guid.isEmpty {
                 if !seenGUIDs.insert(SourceGUID(sourceID: article.sourceID, guid: guid)).inserted { return false }
             }

@@ -51,8 +51,20 @@ final class SiteModelBuilder: Sendable {
         self.content = content
         staticPaths = Set(content.staticFiles.map(\.path))
         sourcesByID = Dictionary(content.sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var normalized = URLNormalizer.Memo()
-        headlines = content.sources.flatMap(\.articles).sortedNewestFirst().deduplicated(normalizing: &normalized)
+        // The listed stories are sorted and their URLs normalized on one core while the
+        // archive's are normalized on the other; both lists are deduplicated by those URLs.
+        let cached = content.archive
+        let ((listed, listedURLs), cachedURLs) = Parallel.both({ () -> ([Article], [String?]) in
+            let listed = content.sources.flatMap(\.articles).sortedNewestFirst()
+            var normalized = URLNormalizer.Memo()
+            return (listed, listed.map { $0.url.flatMap { normalized.normalize($0) } })
+        }, { () -> [String?] in
+            var normalized = URLNormalizer.Memo()
+            return cached.map { $0.url.flatMap { normalized.normalize($0) } }
+        })
+        let keptListed = listed.placesKept(urls: listedURLs)
+        headlines = keptListed.map { listed[$0] }
+        let headlineURLs = keptListed.map { listedURLs[$0] }
         var saved: [SavedListKind: Set<String>] = [:]
         for kind in SavedListKind.allCases {
             saved[kind] = Set(content.saved(kind).filter(\.matched).map(\.article.id))
@@ -70,7 +82,10 @@ final class SiteModelBuilder: Sendable {
         for article in headlines {
             grouped[categoryOfSource[article.sourceID] ?? Self.categoryName(nil), default: []].append(article)
         }
-        archive = (headlines + content.archive).sortedForArchive().deduplicated(normalizing: &normalized)
+        let candidates = headlines + cached
+        let candidateURLs = headlineURLs + cachedURLs
+        let archiveOrder = candidates.archiveOrder()
+        archive = archiveOrder.map { candidates[$0] }.deduplicated(urls: archiveOrder.map { candidateURLs[$0] })
         (archiveDays, undatedArchive) = ArchiveDay.group(archive)
         let savedWithSources = (content.favorites + content.readLater).filter { $0.matched && !$0.article.sourceID.isEmpty }.map(\.article)
         var seenIDs = Set<String>()

@@ -110,6 +110,24 @@ struct ArticleListTests {
         #expect(list.map(\.id) == ["a", "c", "e"])
     }
 
+    @Test("the archive's order as places, and deduplication by URLs normalized beforehand, give what sorting and deduplicating give")
+    func archiveOrderAndPlaces() {
+        let stories = [
+            article("b", url: "https://example.com/x", date: "2026-11-21T00:00:00Z"),
+            article("a", url: "https://example.com/y", date: "2026-11-21T00:00:00Z"),
+            article("c", url: nil, date: nil),
+            article("a", url: "HTTPS://EXAMPLE.COM/y/?utm_source=z", date: "2026-11-21T00:00:00Z", source: "other"),
+            article("d", url: "https://example.com/x#top", date: "2026-11-22T00:00:00Z"),
+            article("e", url: nil, guid: "g", date: nil),
+            article("f", url: nil, guid: "g", date: nil),
+        ]
+        #expect(stories.archiveOrder().map { stories[$0] } == stories.sortedForArchive())
+        #expect(stories.archiveOrder() == [4, 1, 3, 0, 2, 5, 6])
+        let urls = stories.map { $0.url.flatMap(URLNormalizer.normalize) }
+        #expect(stories.deduplicated(urls: urls) == stories.deduplicated())
+        #expect(stories.placesKept(urls: urls) == [0, 1, 2, 5], "the same URL normalized, or the same guid in one source, once")
+    }
+
     @Test("slugs are safe path segments")
     func slugs() {
         #expect(Slug.make("Science & Technology") == "science-technology")
