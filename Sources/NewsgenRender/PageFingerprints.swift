@@ -45,7 +45,7 @@ extension SiteModelBuilder {
             return story.finishDigest()
         }
         let (first, second) = Parallel.both({ stories[..<half].map(digest) }, { stories[half...].map(digest) })
-        storyDigests.prepare(stories, digests: first + second)
+        storyDigests.prepare(stories, digests: first + second, places: places)
     }
 
     /// Feeds everything a row of `article` shows, but the page's root and the row's place:
@@ -120,14 +120,10 @@ final class StoryDigests: @unchecked Sendable {
     private let lock = NSLock()
     private var others: Known = [:]
 
-    /// Keeps the digests of `stories` (`digests[i]` of `stories[i]`). Called once, before any
-    /// page is fingerprinted: what it keeps is read without a lock.
-    func prepare(_ stories: [Article], digests: [SHA256.Digest]) {
-        var places: [String: Int32] = [:]
-        places.reserveCapacity(stories.count)
-        for (place, story) in stories.enumerated() where places[story.id] == nil {
-            places[story.id] = Int32(place)
-        }
+    /// Keeps the digests of `stories` (`digests[i]` of `stories[i]`), found by id through
+    /// `places` (the model's, made with the stories' slugs). Called once, before any page is
+    /// fingerprinted: what it keeps is read without a lock.
+    func prepare(_ stories: [Article], digests: [SHA256.Digest], places: [String: Int32]) {
         self.stories = stories
         self.digests = digests
         self.places = places

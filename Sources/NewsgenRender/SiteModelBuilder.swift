@@ -39,7 +39,10 @@ final class SiteModelBuilder: Sendable {
     /// slug are one tag).
     private let tagNames: [String: String]
     private let tagSlugsWithPages: Set<String>
-    private let articleSlugs: [String: String]
+    /// Each story with a page's place in `articlesWithPages`, by id.
+    let places: [String: Int32]
+    /// The slug of each story with a page (`slugs[i]` of `articlesWithPages[i]`).
+    private let slugs: [String]
     let sourcesByID: [String: SourceReport]
     let savedIDs: [SavedListKind: Set<String>]
     /// The paths of the `static` folder's files, which the site's own URLs may name.
@@ -90,10 +93,16 @@ final class SiteModelBuilder: Sendable {
         let savedWithSources = (content.favorites + content.readLater).filter { $0.matched && !$0.article.sourceID.isEmpty }.map(\.article)
         var seenIDs = Set<String>()
         articlesWithPages = (archive + savedWithSources).filter { seenIDs.insert($0.id).inserted }
-        // Each story's slug on one core while the tags are gathered on the other: both read every story.
+        // The stories' slugs in two halves, one on each core, the tags gathered after the first
+        // and the stories' places after the second (the slugs took four times as long as the
+        // tags, one on each core).
         let (withPages, archived) = (articlesWithPages, archive)
-        let (slugs, tagged) = Parallel.both({ Self.slugs(of: withPages) }, { Self.tags(of: archived) })
-        articleSlugs = slugs
+        let half = withPages.count / 2
+        let ((firstSlugs, tagged), (secondSlugs, places)) = Parallel.both({ (Self.slugs(of: withPages[..<half]), Self.tags(of: archived)) }, {
+            (Self.slugs(of: withPages[half...]), Dictionary(uniqueKeysWithValues: withPages.enumerated().map { ($1.id, Int32($0)) }))
+        })
+        slugs = firstSlugs + secondSlugs
+        self.places = places
         (tags, tagNames) = tagged
         tagSlugsWithPages = Set(tags.map(\.slug))
 
@@ -107,13 +116,18 @@ final class SiteModelBuilder: Sendable {
         }
     }
 
-    /// The slug of each story's page by its id: its title's words and a digest of its id.
-    static func slugs(of stories: [Article]) -> [String: String] {
-        Dictionary(stories.map { article in
+    /// The slug of each story's page, in order: its title's words and a digest of its id.
+    static func slugs(of stories: ArraySlice<Article>) -> [String] {
+        stories.map { article in
             let words = Slug.make(article.title, limit: 50)
             let digest = Slug.digest(article.id).prefix(8)
-            return (article.id, words.isEmpty ? String(digest) : "\(words)-\(digest)")
-        }, uniquingKeysWith: { first, _ in first })
+            return words.isEmpty ? String(digest) : "\(words)-\(digest)"
+        }
+    }
+
+    /// The slug of the page of the story with `article`'s id, when it has one.
+    func slug(of article: Article) -> String? {
+        places[article.id].map { slugs[Int($0)] }
     }
 
     /// Groups the archive's stories by their own tags' slugs. A tag whose slug is empty (no
@@ -314,7 +328,7 @@ final class SiteModelBuilder: Sendable {
     }
 
     func articlePath(_ article: Article) -> String? {
-        articleSlugs[article.id].map(SitePaths.articlePage)
+        slug(of: article).map(SitePaths.articlePage)
     }
 
     func articlePage(_ article: Article, root: String) -> Page<ArticleContent> {
@@ -468,7 +482,7 @@ final class SiteModelBuilder: Sendable {
         json.append("{\"articles\":[")
         for (number, (article, tags)) in zip(archive, storyTags).enumerated() {
             if number > 0 { json.append(",") }
-            let slug = articleSlugs[article.id]
+            let slug = slug(of: article)
             json.append("{")
             var members = JSONBytes.Members()
             if let published = article.published {
