@@ -296,12 +296,21 @@ package struct SiteRenderer {
         }
         page(SitePaths.searchPage, template: "search") { model.searchPage(root: $0) }
         // Article pages, nine in ten files of a site, are fingerprinted from the article itself.
+        // Their jobs on one core while the feeds' lists are made on the other.
         let articlePages = ArticlePages(model: model, templates: templates, published: known, base: base)
-        for (number, article) in model.articlesWithPages.enumerated() {
-            guard let path = model.articlePath(article) else { continue }
-            jobs.append(Job(article: path, number: number, pages: articlePages))
-            pages.append(path)
-        }
+        let ((articleJobs, articlePaths), feedLists) = Parallel.both({ () -> ([Job], [String]) in
+            var jobs: [Job] = [], paths: [String] = []
+            jobs.reserveCapacity(model.articlesWithPages.count)
+            paths.reserveCapacity(model.articlesWithPages.count)
+            for (number, article) in model.articlesWithPages.enumerated() {
+                guard let path = model.articlePath(article) else { continue }
+                jobs.append(Job(article: path, number: number, pages: articlePages))
+                paths.append(path)
+            }
+            return (jobs, paths)
+        }, { model.feedLists() })
+        jobs += articleJobs
+        pages += articlePaths
 
         // A feed is written from its list and the site's context alone, so what it is written
         // from is its fingerprint: a feed whose list did not change is not written again. Its
@@ -312,7 +321,7 @@ package struct SiteRenderer {
         feedBase.add(context.baseURL.absoluteString)
         feedBase.add(context.language)
         feedBase.add(context.siteTitle)
-        for list in model.feedLists() {
+        for list in feedLists {
             let digest = ListDigest(list, base: feedBase)
             let writers: [(String, @Sendable (FeedList, FeedContext) -> String)] = [
                 (".rss", RSSWriter.write), (".atom", AtomWriter.write), (".json", JSONFeedWriter.write),
