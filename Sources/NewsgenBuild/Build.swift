@@ -207,7 +207,9 @@ public struct Build: Sendable {
         if let manifest, let recorded {
             Self.save(recorded.text, to: manifest, logger: logger)
         }
-        Self.releaseLater((content, site, previous, recorded))
+        // The writer too: what it kept of the previous site (ten thousand paths) took a
+        // new-story build's end about 0.007 s to free.
+        Self.releaseLater((content, site, previous, recorded, writer, staged, rendered, listed, saved))
         return BuildReport(sources: sources, output: config.output, filesWritten: staged.summary.written,
                            filesUnchanged: staged.summary.unchanged, filesCarried: staged.carried, timings: clock.timings,
                            checkingSeconds: rendered.checkSeconds)
