@@ -99,7 +99,7 @@ final class SiteModelBuilder: Sendable {
         let (withPages, archived) = (articlesWithPages, archive)
         let half = withPages.count / 2
         let ((firstSlugs, tagged), (secondSlugs, places)) = Parallel.both({ (Self.slugs(of: withPages[..<half]), Self.tags(of: archived)) }, {
-            (Self.slugs(of: withPages[half...]), Dictionary(uniqueKeysWithValues: withPages.enumerated().map { ($1.id, Int32($0)) }))
+            (Self.slugs(of: withPages[half...]), Dictionary(withPages.enumerated().map { ($1.id, Int32($0)) }, uniquingKeysWith: { first, _ in first }))
         })
         slugs = firstSlugs + secondSlugs
         self.places = places
