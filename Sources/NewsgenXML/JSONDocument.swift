@@ -197,7 +197,9 @@ package struct JSONDocument {
         switch byte {
         case UInt8(ascii: "{"): return JSONNode(value: try object(), offset: start)
         case UInt8(ascii: "["): return JSONNode(value: try array(), offset: start)
-        case UInt8(ascii: "\""): return JSONNode(value: .string(try string()), offset: start)
+        case UInt8(ascii: "\""):
+            // Only checking (`check`): a value's string is read but not made, as it is dropped.
+            return JSONNode(value: .string(try string(collecting: keepsTree)), offset: start)
         case UInt8(ascii: "t"): try literal("true"); return JSONNode(value: .bool(true), offset: start)
         case UInt8(ascii: "f"): try literal("false"); return JSONNode(value: .bool(false), offset: start)
         case UInt8(ascii: "n"): try literal("null"); return JSONNode(value: .null, offset: start)
@@ -314,12 +316,16 @@ package struct JSONDocument {
             guard let byte = current, Self.isDigit(byte) else { throw problem("expected a digit in the exponent, found \(found)") }
             while let byte = current, Self.isDigit(byte) { index += 1 }
         }
+        // Only checking: every number the grammar above allows reads as a Double (one too large
+        // for it reads as infinity), so none is made.
+        guard keepsTree else { return (0, "") }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text) else { throw problem("\(text) is not a number", at: start) }
         return (value, text)
     }
 
-    private mutating func string() throws(JSONSyntaxProblem) -> String {
+    /// A string's value; with `collecting` false, the string is only checked (its value is "").
+    private mutating func string(collecting: Bool = true) throws(JSONSyntaxProblem) -> String {
         let start = index
         index += 1
         // Most strings have no escape: their bytes become the String as they are. A string
@@ -330,10 +336,13 @@ package struct JSONDocument {
         var runStart = index
         func run(_ parser: JSONDocument, upTo end: Int) throws(JSONSyntaxProblem) -> String {
             guard end > runStart else { return "" }
-            guard let run = String(validating: parser.bytes[runStart..<end], as: UTF8.self) else {
+            let bytes = parser.bytes[runStart..<end]
+            // Only checked: ASCII is UTF-8 as it is, and nothing else need be kept.
+            if !collecting, bytes.allSatisfy({ $0 < 0x80 }) { return "" }
+            guard let run = String(validating: bytes, as: UTF8.self) else {
                 throw parser.problem("the string holds bytes that are not UTF-8", at: runStart)
             }
-            return run
+            return collecting ? run : ""
         }
         while true {
             guard let byte = current else {
@@ -348,7 +357,8 @@ package struct JSONDocument {
                 return String(decoding: pieces, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 pieces.append(contentsOf: try run(self, upTo: index).utf8)
-                pieces.append(contentsOf: String(try escape()).utf8)
+                let scalar = try escape()
+                if collecting { pieces.append(contentsOf: String(scalar).utf8) }
                 escaped = true
                 runStart = index
             case 0x0A, 0x0D:

@@ -84,6 +84,33 @@ struct JSONDocumentTests {
         try JSONDocument.check(Data(text.utf8))
     }
 
+    @Test("bytes that are not UTF-8 in a string are refused at the run that holds them, by a check as by parsing; UTF-8 that is not ASCII is accepted")
+    func utf8() throws {
+        let quote = UInt8(ascii: "\""), open = UInt8(ascii: "["), close = UInt8(ascii: "]")
+        let refused: [[UInt8]] = [
+            [open, quote, 0x61, 0xFF, quote, close],
+            [open, quote, 0x5C, 0x6E, 0xC3, quote, close],
+            [open, quote, 0xED, 0xA0, 0x80, quote, close],
+            [UInt8(ascii: "{"), quote, 0xC0, 0xAF, quote, UInt8(ascii: ":"), UInt8(ascii: "1"), UInt8(ascii: "}")],
+        ]
+        for bytes in refused {
+            var offsets: [Int] = []
+            for keepsTree in [false, true] {
+                do throws(JSONSyntaxProblem) {
+                    if keepsTree { _ = try JSONDocument.parse(Data(bytes)) } else { try JSONDocument.check(Data(bytes)) }
+                    Issue.record("accepted \(bytes)")
+                } catch {
+                    #expect(error.message == "the string holds bytes that are not UTF-8", "\(bytes): \(error)")
+                    offsets.append(error.offset)
+                }
+            }
+            #expect(offsets.count == 2 && offsets[0] == offsets[1], "\(bytes): \(offsets)")
+        }
+        let accepted = Data("[\"é\\n日本\", \"🇳🇴\", 1e400, -0.5E-3]".utf8)
+        try JSONDocument.check(accepted)
+        _ = try JSONDocument.parse(accepted)
+    }
+
     @Test("a problem knows its line and column, counting characters")
     func lineAndColumn() {
         let text = "{\n  \"títle\": \"é\" \"x\"\n}"
