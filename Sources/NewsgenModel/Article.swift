@@ -219,35 +219,27 @@ extension Array where Element == Article {
         }.map(\.element)
     }
 
-    /// The places of `sortedForArchive`'s stories in this array, in its order.
+    /// The places of the stories in the order the archive lists them: newest first, articles
+    /// without a date after dated ones, and among equals by id, so that a story's place does
+    /// not depend on whether a source lists it now or only the cache still holds it (which
+    /// moved it behind every listed story of its time, and changed the bytes of its day's page,
+    /// when it left its source's list). Copies with one id keep their order: the listed copy,
+    /// first, is the one deduplication keeps.
     package func archiveOrder() -> [Int] {
         indices.sorted { lhs, rhs in
             Article.isNewer(self[lhs], than: self[rhs]) ?? (self[lhs].id != self[rhs].id ? self[lhs].id < self[rhs].id : lhs < rhs)
         }
     }
 
-    /// Newest first, as the archive lists stories: articles without a date after dated ones,
-    /// and among equals by id, so that a story's place does not depend on whether a source
-    /// lists it now or only the cache still holds it (which moved it behind every listed story
-    /// of its time, and changed the bytes of its day's page, when it left its source's list).
-    /// Copies with one id keep their order: the listed copy, first, is the one deduplication keeps.
-    package func sortedForArchive() -> [Article] {
-        enumerated().sorted { lhs, rhs in
-            Article.isNewer(lhs.element, than: rhs.element)
-                ?? (lhs.element.id != rhs.element.id ? lhs.element.id < rhs.element.id : lhs.offset < rhs.offset)
-        }.map(\.element)
+    /// Each story's URL normalized (`nil` for none), in order: what deduplication compares.
+    package func normalizedURLs() -> [String?] {
+        var normalized = URLNormalizer.Memo()
+        return map { $0.url.flatMap { normalized.normalize($0) } }
     }
 
     /// Drops later articles whose normalized URL, or else whose guid, was already seen.
     package func deduplicated() -> [Article] {
-        var normalized = URLNormalizer.Memo()
-        return deduplicated(normalizing: &normalized)
-    }
-
-    /// The same, normalizing each URL through `normalized`, which remembers the URLs it had to
-    /// parse: a site deduplicates the same stories more than once (the headlines, then the archive).
-    package func deduplicated(normalizing normalized: inout URLNormalizer.Memo) -> [Article] {
-        deduplicated(urls: map { $0.url.flatMap { normalized.normalize($0) } })
+        deduplicated(urls: normalizedURLs())
     }
 
     /// The same, with each story's normalized URL made beforehand (`urls[i]` of `self[i]`,

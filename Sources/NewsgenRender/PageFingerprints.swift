@@ -38,14 +38,14 @@ extension SiteModelBuilder {
     /// every one of them is needed (each has a page, and is a row of its day's page).
     func prepareStoryDigests() {
         let stories = articlesWithPages
-        let half = stories.count / 2
-        let digest = { @Sendable (article: Article) -> SHA256.Digest in
-            var story = Fingerprint.Hasher()
-            self.feedStory(article, into: &story)
-            return story.finishDigest()
+        let digests = Parallel.inHalves(stories) { half in
+            half.map { article in
+                var story = Fingerprint.Hasher()
+                self.feedStory(article, into: &story)
+                return story.finishDigest()
+            }
         }
-        let (first, second) = Parallel.both({ stories[..<half].map(digest) }, { stories[half...].map(digest) })
-        storyDigests.prepare(stories, digests: first + second, places: places)
+        storyDigests.prepare(stories, digests: digests, places: places)
     }
 
     /// Feeds everything a row of `article` shows, but the page's root and the row's place:

@@ -25,7 +25,7 @@ final class SiteModelBuilder: Sendable {
     /// Every article shown, across sources, de-duplicated, newest first.
     let headlines: [Article]
     let categories: [Category]
-    /// Everything cached for the configured sources and everything shown now, newest first (`sortedForArchive`).
+    /// Everything cached for the configured sources and everything shown now, newest first (`archiveOrder`).
     let archive: [Article]
     /// The archive's dated stories by UTC day, newest day first.
     let archiveDays: [ArchiveDay]
@@ -59,12 +59,8 @@ final class SiteModelBuilder: Sendable {
         let cached = content.archive
         let ((listed, listedURLs), cachedURLs) = Parallel.both({ () -> ([Article], [String?]) in
             let listed = content.sources.flatMap(\.articles).sortedNewestFirst()
-            var normalized = URLNormalizer.Memo()
-            return (listed, listed.map { $0.url.flatMap { normalized.normalize($0) } })
-        }, { () -> [String?] in
-            var normalized = URLNormalizer.Memo()
-            return cached.map { $0.url.flatMap { normalized.normalize($0) } }
-        })
+            return (listed, listed.normalizedURLs())
+        }, { cached.normalizedURLs() })
         let keptListed = listed.placesKept(urls: listedURLs)
         headlines = keptListed.map { listed[$0] }
         let headlineURLs = keptListed.map { listedURLs[$0] }

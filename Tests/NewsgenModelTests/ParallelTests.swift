@@ -115,4 +115,13 @@ struct ParallelTests {
         #expect(slow.value == 7)
         #expect(made.withLock { $0 } == 1)
     }
+
+    @Test("inHalves applies its body to each half and joins the results in order, whatever the count")
+    func inHalves() {
+        for count in [0, 1, 2, 7, 1_000] {
+            let items = Array(0..<count)
+            #expect(Parallel.inHalves(items) { $0.map { $0 * 2 } } == items.map { $0 * 2 }, "\(count)")
+            #expect(Parallel.inHalves(items) { $0.filter { $0.isMultiple(of: 3) } } == items.filter { $0.isMultiple(of: 3) }, "\(count)")
+        }
+    }
 }

@@ -110,7 +110,7 @@ struct ArticleListTests {
         #expect(list.map(\.id) == ["a", "c", "e"])
     }
 
-    @Test("the archive's order as places, and deduplication by URLs normalized beforehand, give what sorting and deduplicating give")
+    @Test("the archive's order: newest first, then by id, copies in their order; deduplication by URLs normalized beforehand gives what deduplicating gives")
     func archiveOrderAndPlaces() {
         let stories = [
             article("b", url: "https://example.com/x", date: "2026-11-21T00:00:00Z"),
@@ -121,9 +121,10 @@ struct ArticleListTests {
             article("e", url: nil, guid: "g", date: nil),
             article("f", url: nil, guid: "g", date: nil),
         ]
-        #expect(stories.archiveOrder().map { stories[$0] } == stories.sortedForArchive())
+        #expect(stories.archiveOrder().map { stories[$0].id } == ["d", "a", "a", "b", "c", "e", "f"])
         #expect(stories.archiveOrder() == [4, 1, 3, 0, 2, 5, 6])
         let urls = stories.map { $0.url.flatMap(URLNormalizer.normalize) }
+        #expect(stories.normalizedURLs() == urls)
         #expect(stories.deduplicated(urls: urls) == stories.deduplicated())
         #expect(stories.placesKept(urls: urls) == [0, 1, 2, 5], "the same URL normalized, or the same guid in one source, once")
     }

@@ -68,10 +68,10 @@ package struct Render: BuildStep {
             let problems = checker.check(file.data, path: file.path)
             found.add(problems, took: ContinuousClock.now - start)
             await writer.enqueue(file)
-            // A large file is done once it is written: until then the next large one waits
-            // (`Parallel.map`'s `isLarge`), instead of being made while the writer still holds
-            // this one (at 100,000 stories, day pages of 60 and 31 MB).
-            // Then what making it freed goes back to the system before the next one is made.
+            // A large file is done once it is written, and what making it freed has gone back
+            // to the system: until then the next large one waits (`Parallel.map`'s `isLarge`),
+            // instead of being made while the writer still holds this one (at 100,000 stories,
+            // day pages of 60 and 31 MB).
             if file.isLarge {
                 await writer.written()
                 Memory.returnFreePages()

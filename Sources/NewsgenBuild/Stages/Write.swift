@@ -58,11 +58,9 @@ package struct Write: BuildStep {
             // Most carried files of a reused folder are already links to the published ones
             // (looked up in halves, one on each core: ten thousand paths in two dictionaries).
             let published = self.published
-            let carried = site.carried
-            let half = carried.count / 2
-            let needsLink = { @Sendable (path: String) in kept.files[path].map { $0 != published[path]?.inode } ?? true }
-            let (first, second) = Parallel.both({ carried[..<half].filter(needsLink) }, { carried[half...].filter(needsLink) })
-            let linked = first + second
+            let linked = Parallel.inHalves(site.carried) { half in
+                half.filter { path in kept.files[path].map { $0 != published[path]?.inode } ?? true }
+            }
             try await carry(linked, to: staging, existing: kept.folders)
             return Staged(folder: staging, summary: summary, carried: site.carried.count,
                           recordedFolders: kept.recordedFolders, changed: linked + kept.removed + [Publisher.markerName])
