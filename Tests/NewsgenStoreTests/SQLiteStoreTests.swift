@@ -198,6 +198,35 @@ struct SQLiteStoreTests {
         #expect(try await store.archive(of: ["world"]).map(\.id) == keys.sorted())
     }
 
+    @Test("the archive comes out in the order SQLite's ORDER BY gives: published newest first, undated last, then latest seen, then key by bytes")
+    func archiveOrderIsSQLites() async throws {
+        let store = try open()
+        // Keys whose byte order differs from String's ("f" against an e with a combining accent,
+        // which String compares as é; é itself), a capital, digits; times tied and not, some
+        // stories without a date, two sources; each batch stored at its own time, so first-seen
+        // times differ between batches.
+        let keys = ["x", "\u{e9}", "Zed", "zed", "10", "9", "f", "a", "b", "e\u{301}"]
+        let dates: [Date?] = [Self.published, Self.published, nil, Self.published + 60, nil, Self.published, Self.published,
+                              Self.published + 60, nil, Self.published]
+        for (batch, range) in [0..<3, 3..<6, 6..<10].enumerated() {
+            let source = batch == 1 ? "local" : "world"
+            let stories = range.map { Article(id: keys[$0], sourceID: source, title: keys[$0], published: dates[$0]) }
+            try await store.recordSuccess(of: source, content: SourceContent(format: .rss2, articles: stories),
+                                          at: Self.first + Double(batch % 2) * 3600)
+        }
+        // A source not asked for.
+        let elsewhere = Article(id: "0-elsewhere", sourceID: "elsewhere", title: "Not asked for", published: Self.published)
+        try await store.recordSuccess(of: "elsewhere", content: SourceContent(format: .rss2, articles: [elsewhere]), at: Self.later)
+        let sqlite = try raw { db in
+            try String.fetchAll(db, sql: """
+                SELECT key FROM article WHERE sourceID IN ('world', 'local')
+                ORDER BY published IS NULL, published DESC, firstSeen DESC, key
+                """)
+        }
+        #expect(sqlite.count == keys.count)
+        #expect(try await store.archive(of: ["world", "local"]).map(\.id) == sqlite)
+    }
+
     @Test("a source's own stories are its list as it wrote it, or nil once another source wrote one of them last")
     func ownArticles() async throws {
         let store = try open()
