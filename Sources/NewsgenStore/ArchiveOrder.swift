@@ -20,6 +20,13 @@ package struct ArchiveOrder: Sendable {
         self.firstSeen.append(firstSeen)
     }
 
+    /// Adds the rows of `other` after these: their places follow.
+    package mutating func append(contentsOf other: ArchiveOrder) {
+        keys += other.keys
+        published += other.published
+        firstSeen += other.firstSeen
+    }
+
     /// The places of the rows added, in the archive's order.
     package func places() -> [Int] {
         keys.indices.sorted(by: precedes)
