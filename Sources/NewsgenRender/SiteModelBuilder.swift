@@ -531,8 +531,12 @@ final class SiteModelBuilder: Sendable {
     ///
     /// Counted only as far as the limit, and trimmed scalar by scalar: with the whole summary
     /// counted and Foundation's `trimmingCharacters`, this was most of writing search.json.
+    /// Most summaries begin in ASCII, and are cut on their bytes (`shortenedASCII`).
     static func shortened(_ text: String, to limit: Int) -> String {
-        guard limit > 0, let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex), end < text.endIndex else {
+        // No more bytes than the limit: no more characters either.
+        guard limit > 0, text.utf8.count > limit else { return text }
+        if let cut = text.utf8.withContiguousStorageIfAvailable({ shortenedASCII($0, to: limit) }), let cut { return cut }
+        guard let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex), end < text.endIndex else {
             return text
         }
         let prefix = text[..<text.index(before: end)]
@@ -544,8 +548,26 @@ final class SiteModelBuilder: Sendable {
         return String(scalars[first...last]) + "…"
     }
 
+    /// `shortened` of a text longer than `limit` bytes, when its first `limit` + 1 bytes are
+    /// ASCII without a carriage return: there each byte is a character (a carriage return
+    /// makes one with the line feed after it), so the text is cut on its bytes, by the same
+    /// rules; `nil` for another text.
+    private static func shortenedASCII(_ bytes: UnsafeBufferPointer<UInt8>, to limit: Int) -> String? {
+        guard bytes.count > limit, !bytes[...limit].contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\r") }) else { return nil }
+        let prefix = bytes[..<(limit - 1)]
+        let end = prefix.lastIndex(where: { asciiWhitespace[Int($0)] }) ?? prefix.endIndex
+        let cut = prefix[..<end]
+        guard let first = cut.firstIndex(where: { !asciiTrimmed[Int($0)] }),
+              let last = cut.lastIndex(where: { !asciiTrimmed[Int($0)] })
+        else { return "…" }
+        return String(decoding: cut[first...last], as: UTF8.self) + "…"
+    }
+
     /// What `shortened` trims from the ends of a cut text.
     private static let trimmed = CharacterSet.whitespacesAndNewlines.union(.punctuationCharacters)
+    /// For each ASCII byte: whether it is whitespace as a Character, and whether `trimmed` has it.
+    private static let asciiWhitespace = (0..<128).map { Character(Unicode.Scalar(UInt8($0))).isWhitespace }
+    private static let asciiTrimmed = (0..<128).map { trimmed.contains(Unicode.Scalar(UInt8($0))) }
 
     // MARK: - Feeds
 
