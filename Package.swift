@@ -168,6 +168,7 @@ let package = Package(
             name: "NewsgenRenderTests",
             dependencies: [
                 "NewsgenRender",
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Fixtures"]
         ),

@@ -1,0 +1,55 @@
+import Crypto
+import Foundation
+import Testing
+@testable import NewsgenRender
+
+/// A fingerprint is the SHA-256 of its values' stream: each value a tag (its kind, one byte),
+/// its length (eight bytes, little-endian) and its bytes. The hasher gathers small values in a
+/// buffer before hashing them; the digest must be the stream's, whatever the values' sizes.
+@Suite("Fingerprint hasher")
+struct FingerprintHasherTests {
+    /// The stream of one value, as `Fingerprint.Hasher` feeds it.
+    static func tagged(_ kind: Character, count: Int, _ bytes: [UInt8] = []) -> [UInt8] {
+        [UInt8(ascii: kind.unicodeScalars.first ?? "?")] + withUnsafeBytes(of: UInt64(count).littleEndian, Array.init) + bytes
+    }
+
+    @Test("values of every size, fed in any order and with the hasher copied midway, give the SHA-256 of their stream")
+    func bufferedStream() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            var hasher = Fingerprint.Hasher()
+            var stream: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...60, using: &generator) {
+                // Sizes around the buffer's 256 bytes and its multiples, and small ones.
+                let size = [0, 1, 7, 9, 100, 246, 247, 255, 256, 257, 511, 512, 1_000, 5_000].randomElement(using: &generator) ?? 1
+                switch Int.random(in: 0..<5, using: &generator) {
+                case 0:
+                    let text = String(repeating: "é", count: size / 2) + String(repeating: "x", count: size % 2)
+                    hasher.add(text)
+                    stream += Self.tagged("s", count: text.utf8.count, Array(text.utf8))
+                case 1:
+                    let data = Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) })
+                    hasher.add(data)
+                    stream += Self.tagged("d", count: data.count, Array(data))
+                case 2:
+                    let number = Int.random(in: Int.min...Int.max, using: &generator)
+                    hasher.add(number)
+                    stream += Self.tagged("i", count: 0, withUnsafeBytes(of: Int64(number).littleEndian, Array.init))
+                case 3:
+                    hasher.add(nil as String?)
+                    stream += Self.tagged("n", count: 0)
+                default:
+                    // A copy finished midway does not disturb the original.
+                    let copy = hasher
+                    #expect(copy.finish().hex == Self.hex(SHA256.hash(data: stream)))
+                }
+            }
+            #expect(hasher.finish().hex == Self.hex(SHA256.hash(data: stream)))
+            #expect(hasher.finish() == hasher.finish(), "finishing twice gives the same")
+        }
+    }
+
+    static func hex(_ digest: SHA256.Digest) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
+    }
+}
