@@ -162,8 +162,8 @@ struct SearchPageTests {
     static func dumpDOM(_ browser: URL, url: URL) async throws -> String {
         let folder = try TestSupport.temporaryFolder()
         let out = folder.appendingPathComponent("dom.html"), log = folder.appendingPathComponent("chromium.log")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let status = try await TestSupport.onOwnThread { () throws -> Int32 in
             let process = Process()
             process.executableURL = browser
