@@ -222,7 +222,7 @@ public struct Build: Sendable {
     /// before its threads allocate, and again by each build (it only sets options).
     package static func configureMemory() {
         Memory.returnLargeBlocks()
-        Memory.limitArenasToCores()
+        Memory.limitArenas()
     }
 
     /// Hands values the build is done with (its stories, its files' records) to a thread of

@@ -15,13 +15,19 @@ enum Memory {
         newsgen_set_mmap_threshold(128 * 1024)
     }
 
-    /// One arena a core. glibc gives threads up to eight arenas a core, and a block freed in one
+    /// Two arenas a core. glibc gives threads up to eight arenas a core, and a block freed in one
     /// arena serves only the threads allocating from it: the build's threads (the cooperative
     /// pool, the staging writer, the cache's queues) kept freed memory apart from where it
     /// was needed next. At 100,000 stories the peak was 410–414 MiB with the default, 386 MiB
     /// with two arenas on two cores (one arena: 324 MiB, but the build took a fifth longer).
-    static func limitArenasToCores() {
-        newsgen_limit_arenas(Int32(clamping: max(1, ProcessInfo.processInfo.activeProcessorCount)))
+    /// One a core was too few once the large blocks and free pages went back to the system
+    /// (`returnLargeBlocks`, `returnFreePages`): the two rendering threads and the staging
+    /// writer shared two arenas and waited for each other's locks (a fifth of a cold build's
+    /// system time was futex calls from malloc). Two a core: cold builds of 10,000 stories
+    /// 1.81 → 1.59 s (medians of 6), 100,000 stories 19.3 → 15.6–16.6 s at 316–319 MiB
+    /// against 327 (eight a core: 15.6 s, 354 MiB).
+    static func limitArenas() {
+        newsgen_limit_arenas(Int32(clamping: max(1, ProcessInfo.processInfo.activeProcessorCount) * 2))
     }
 
     /// Hands the pages that are wholly free back to the system, in every arena: after a stage,
