@@ -177,13 +177,18 @@ package final class SQLiteStore: ArticleStore {
         // other builds from writing.
         let middle = try await read { db in try Int64.fetchOne(db, sql: "SELECT (min(rowid) + max(rowid)) / 2 FROM article") }
         guard let middle else { return [] }
-        async let older = archivedHalf(of: sourceIDs, rowids: "rowid <= ?", middle)
+        async let olderHalf = archivedHalf(of: sourceIDs, rowids: "rowid <= ?", middle)
         let newer = try await archivedHalf(of: sourceIDs, rowids: "rowid > ?", middle)
-        var (stories, order): ([Article], ArchiveOrder)
-        do { (stories, order) = try await older } catch let error as StoreError { throw error } catch { throw .failed(.read, file: path, cause: error) }
-        stories += newer.stories
-        order.append(contentsOf: newer.order)
-        return order.places().map { stories[$0] }
+        var older: (stories: [Article], order: ArchiveOrder)
+        do {
+            older = try await olderHalf
+        } catch {
+            // The half throws only StoreError; the awaited task's type does not say so.
+            throw error as? StoreError ?? .failed(.read, file: path, cause: error)
+        }
+        let stories = older.stories + newer.stories
+        older.order.append(contentsOf: newer.order)
+        return older.order.places().map { stories[$0] }
     }
 
     /// The stories of `sourceIDs` in the rows `rowids` selects (a condition on `bound`), in the
