@@ -179,7 +179,7 @@ package final class SQLiteStore: ArticleStore {
         guard let middle else { return [] }
         async let olderHalf = archivedHalf(of: sourceIDs, rowids: "rowid <= ?", middle)
         let newer = try await archivedHalf(of: sourceIDs, rowids: "rowid > ?", middle)
-        var older: (stories: [Article], order: ArchiveOrder)
+        var older: (stories: [Article], order: ArchiveReadOrder)
         do {
             older = try await olderHalf
         } catch {
@@ -194,13 +194,13 @@ package final class SQLiteStore: ArticleStore {
     /// The stories of `sourceIDs` in the rows `rowids` selects (a condition on `bound`), in the
     /// table's order, with what puts them in the archive's.
     ///
-    /// Put in order in Swift (`ArchiveOrder`), not by SQLite's ORDER BY, which copied every column
+    /// Put in order in Swift (`ArchiveReadOrder`), not by SQLite's ORDER BY, which copied every column
     /// of every row into a temporary tree first: about a third of reading ten thousand stories.
     private func archivedHalf(of sourceIDs: Set<String>, rowids: String, _ bound: Int64) async throws(StoreError)
-        -> (stories: [Article], order: ArchiveOrder) {
+        -> (stories: [Article], order: ArchiveReadOrder) {
         try await read { db in
             var stories: [Article] = []
-            var order = ArchiveOrder()
+            var order = ArchiveReadOrder()
             let request = ArticleRecord.filter(sourceIDs.contains(ArticleRecord.Columns.sourceID)).filter(sql: rowids, arguments: [bound])
             let rows = try Row.fetchCursor(db, request)
             while let row = try rows.next() {

@@ -6,7 +6,11 @@
 /// The key last, compared byte by byte as SQLite compares text: stories with the same times
 /// come in the same order every build, so no page's bytes depend on the order the table
 /// happened to hold them in.
-package struct ArchiveOrder: Sendable {
+///
+/// This is the order the cache hands the archive over in (which the input's fingerprint
+/// reads), not the order the site lists it in: the site's model sorts the archive with the
+/// stories listed now by its own rules (`Array.archiveOrder()`).
+package struct ArchiveReadOrder: Sendable {
     private var keys: [String] = []
     private var published: [Double?] = []
     private var firstSeen: [Double] = []
@@ -21,7 +25,7 @@ package struct ArchiveOrder: Sendable {
     }
 
     /// Adds the rows of `other` after these: their places follow.
-    package mutating func append(contentsOf other: ArchiveOrder) {
+    package mutating func append(contentsOf other: ArchiveReadOrder) {
         keys += other.keys
         published += other.published
         firstSeen += other.firstSeen
