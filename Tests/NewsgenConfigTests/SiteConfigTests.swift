@@ -142,4 +142,31 @@ struct SiteConfigTests {
     func missingFile() {
         #expect(throws: ConfigError.self) { try SiteConfig.load(from: URL(fileURLWithPath: "/nonexistent/site.json")) }
     }
+
+    @Test("source ids and URL schemes are told as the regular expressions they replaced told them")
+    func idsAndSchemes() {
+        let ids = ["a", "bbc-news", "a_b-c9", "9", "-a", "_a", "A", "aB", "a b", "é", "a.b", "", String(repeating: "a", count: 64),
+                   String(repeating: "a", count: 65), "a/b", "a\u{0}"]
+        for id in ids {
+            let pattern = id.range(of: #"^[a-z0-9][a-z0-9_-]{0,63}$"#, options: .regularExpression) != nil
+            #expect(SiteConfig.isSourceID(id) == pattern, "\(id.debugDescription)")
+        }
+        // The regular expression's `$` also matched before a final line break: an id never has one.
+        #expect(!SiteConfig.isSourceID("a\n"))
+
+        let raws = ["http://x", "HTTPS://x", "ftp://x/y", "c:\\feeds", "file:x", "a+b.c-d:x", "1http:x", "feeds/a:b.xml", "./x:y",
+                    ":x", "h t:x", "x", "", "é:x", "Z9:", "a_b:x"]
+        for raw in raws {
+            let pattern = raw.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*:"#, options: .regularExpression).map { raw[$0].dropLast().lowercased() }
+            #expect(SiteConfig.scheme(of: raw) == pattern, "\(raw.debugDescription)")
+        }
+    }
+
+    @Test("a feed's path is resolved against the site's folder, whether or not it exists")
+    func feedPaths() throws {
+        let config = try decode(#"{"sources": [{"id": "a", "feed": "feeds/a.xml"}, {"id": "b", "feed": "/tmp"}, {"id": "c", "feed": "~/c.xml"}]}"#)
+        #expect(config.sources[0].kind == .feed(.file(URL(fileURLWithPath: "/srv/site/feeds/a.xml"))))
+        #expect(config.sources[1].kind == .feed(.file(URL(fileURLWithPath: "/tmp", isDirectory: false))))
+        #expect(config.sources[2].kind == .feed(.file(URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent("c.xml"))))
+    }
 }
