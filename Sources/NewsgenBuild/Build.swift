@@ -109,8 +109,12 @@ public struct Build: Sendable {
         // brought anything new (the build may stop before rendering, and needs it then); else
         // once the content is gathered, beside the building of the site's model (which needs it
         // only after), rather than beside the reading of the archive, which it slowed.
-        let compare = { @Sendable (manifest: Manifest) in Background { manifest.compared(with: publisher) } }
-        let comparedEarly = sources.contains(where: \.readNow) ? nil : lastPublished.map(compare)
+        // A build with new content leaves the output's folders unexamined: it publishes unless
+        // every file comes out as published, and only then needs to know that the output holds
+        // nothing more (`Manifest.compared`).
+        let readNow = sources.contains(where: \.readNow)
+        let compare = { @Sendable (manifest: Manifest) in Background { manifest.compared(with: publisher, examiningFolders: !readNow) } }
+        let comparedEarly = readNow ? nil : lastPublished.map(compare)
         // The sources' part of the input's fingerprint is made on another core while the archive is read.
         async let sourcesPart = Self.sourcesPart(sources, fingerprinted: manifest != nil)
         let archive = try await clock.run(Store(store: store, sourceIDs: Set(config.sources.map(\.id)), keepDays: config.keepDays,
@@ -128,7 +132,8 @@ public struct Build: Sendable {
         let input = fingerprinted.map { Self.inputFingerprint(content, sources: $0, templates: templates, logger: logger) }
         // What the published site already holds as this build would make it is carried over.
         let comparing = comparedEarly ?? lastPublished.map(compare)
-        if let input, lastPublished?.input == input, let previous = comparing?.value, Self.isUnchanged(input, published: previous) {
+        if let input, lastPublished?.input == input, let previous = comparing?.value.examiningFolders(of: publisher),
+           Self.isUnchanged(input, published: previous) {
             Self.releaseLater((content, previous, listed))
             return Self.nothingPublished(carried: previous.manifest.files.count, sources: sources, output: config.output,
                                          timings: clock.timings, publisher: publisher, logger: logger)
@@ -157,7 +162,7 @@ public struct Build: Sendable {
         let site = rendered.site
         // Made by now: planning asked for it.
         let previous = comparing?.value
-        if let previous, Self.isCurrent(site, published: previous) {
+        if let previous, Self.isCurrent(site, published: previous, publisher: publisher) {
             // Nothing to publish: linking, validating and swapping would only make the same site again.
             _ = try? await writer.finish()
             if made.reused { await publisher.keepForNextBuild(staging) } else { publisher.discard(staging) }
@@ -244,10 +249,14 @@ public struct Build: Sendable {
     /// Each carried file was found to be the very file the manifest recorded (inode, size,
     /// time), and the manifest is saved only after its site was swapped in, so a build that
     /// crashed before saving it left a manifest whose files differ from the output's: then this
-    /// is false, and the build publishes as usual.
-    static func isCurrent(_ site: RenderedSite, published: Manifest.Comparison) -> Bool {
-        guard published.isIntact, site.rendered.isEmpty, site.carried.count == published.manifest.files.count else { return false }
-        return published.manifest.files.keys.allSatisfy(Set(site.carried).contains)
+    /// is false, and the build publishes as usual. The output's folders are examined last,
+    /// when they were not yet and the rest holds.
+    static func isCurrent(_ site: RenderedSite, published: Manifest.Comparison, publisher: Publisher) -> Bool {
+        guard published.filesAreIntact, published.foldersAreIntact != false, site.rendered.isEmpty,
+              site.carried.count == published.manifest.files.count,
+              published.manifest.files.keys.allSatisfy(Set(site.carried).contains)
+        else { return false }
+        return published.examiningFolders(of: publisher).isIntact
     }
 
     /// The archive with each story that a source lists now, as that source lists it (equal in
@@ -312,12 +321,14 @@ public struct Build: Sendable {
     }
 
     /// Keeps the record of the site a swap set aside: the manifest it was published with,
-    /// renamed (writing ten thousand records again cost a cron run 0.03 s), when the output was
+    /// renamed (writing ten thousand records again cost a cron run 0.03 s), when its files were
     /// found as recorded. Otherwise none is kept, and the next build reads that site's folders
-    /// instead: nothing to warn of.
+    /// instead: nothing to warn of. Its folders need not have been examined: the next build
+    /// uses the record only once it found every folder as recorded (`Manifest.listing(of:)`).
     private static func keepRecord(of previous: Manifest.Comparison?, manifest: URL?, at record: URL?) {
         guard let record else { return }
-        if let manifest, previous?.isIntact == true, rename(manifest.path, record.path) == 0 { return }
+        if let manifest, previous?.filesAreIntact == true, previous?.foldersAreIntact != false,
+           rename(manifest.path, record.path) == 0 { return }
         try? FileManager.default.removeItem(at: record)
     }
 

@@ -330,6 +330,28 @@ struct IncrementalTests {
         }
     }
 
+    @Test("a build with new content examines the output's folders only when every file came out as published, and then finds what was added")
+    func foldersExaminedLast() async throws {
+        let site = try Site()
+        try await site.build()
+        let publisher = Publisher(output: site.output)
+        let manifest = try #require(Manifest.load(from: site.manifest, output: site.output))
+        let carried = RenderedSite(carried: Array(manifest.files.keys))
+        let unexamined = manifest.compared(with: publisher, examiningFolders: false)
+        #expect(unexamined.filesAreIntact && unexamined.foldersAreIntact == nil && !unexamined.isIntact)
+        #expect(Build.isCurrent(carried, published: unexamined, publisher: publisher))
+        // One page rendered: the site is not current, whatever its folders hold.
+        #expect(!Build.isCurrent(RenderedSite(delivered: ["index.html"], carried: Array(manifest.files.keys.filter { $0 != "index.html" })),
+                                 published: unexamined, publisher: publisher))
+
+        try Data("stray".utf8).write(to: site.output.appendingPathComponent("feeds/sources/stray.xml"))
+        let afterStray = manifest.compared(with: publisher, examiningFolders: false)
+        #expect(afterStray.filesAreIntact, "no recorded file changed")
+        #expect(!Build.isCurrent(carried, published: afterStray, publisher: publisher), "a folder holds a file more")
+        #expect(afterStray.examiningFolders(of: publisher).foldersAreIntact == false)
+        #expect(manifest.compared(with: publisher).foldersAreIntact == false)
+    }
+
     @Test("the manifest reads back what it wrote, paths with spaces, backslashes and line breaks included; any line that does not read makes no manifest")
     func manifestText() throws {
         let digest = Fingerprint.of(Data("page".utf8))

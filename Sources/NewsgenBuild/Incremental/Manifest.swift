@@ -124,25 +124,46 @@ package struct Manifest: Sendable, Equatable {
         package var manifest: Manifest
         /// The fingerprints of the recorded files that are still, on disk, the very files recorded.
         package var carry: CarryIndex
-        /// Whether every recorded file and folder is still the one recorded (so the output holds
-        /// nothing else) and the output still is newsgen's site: the output is, file for file,
-        /// what was published.
-        package var isIntact: Bool
+        /// Whether every recorded file is still the one recorded and the output still is
+        /// newsgen's site (its marker).
+        package var filesAreIntact: Bool
+        /// Whether every recorded folder is still the one recorded, so that the output holds
+        /// nothing else; `nil` when not examined (`examiningFolders(of:)`).
+        package var foldersAreIntact: Bool?
+
+        /// Whether the output is, file for file and folder for folder, what was published:
+        /// false while the folders are not examined.
+        package var isIntact: Bool { filesAreIntact && foldersAreIntact == true }
+
+        /// The comparison with the folders examined too, when they were not.
+        package func examiningFolders(of publisher: Publisher) -> Comparison {
+            guard foldersAreIntact == nil else { return self }
+            var examined = self
+            examined.foldersAreIntact = filesAreIntact && OpenFolder(publisher.output).map(manifest.foldersAreIntact(below:)) == true
+            return examined
+        }
     }
 
-    /// Compares what was published with the output folder, stat-ing each recorded file and folder
-    /// once, below the output held open (a path walked from there, not from `/`, each time).
-    package func compared(with publisher: Publisher) -> Comparison {
+    /// Compares what was published with the output folder, stat-ing each recorded file (and,
+    /// with `folders`, each recorded folder) once, below the output held open (a path walked
+    /// from there, not from `/`, each time).
+    ///
+    /// The folders tell only whether the output holds something more than was published: a
+    /// build needs that to publish nothing (the output already is its site), and a build with
+    /// new content seldom does, so it leaves them for later (`examiningFolders(of:)`): at
+    /// ten thousand stories they are ten thousand stats beside the building of the site's model.
+    package func compared(with publisher: Publisher, examiningFolders folders: Bool = true) -> Comparison {
         guard let output = OpenFolder(publisher.output) else {
-            return Comparison(manifest: self, carry: CarryIndex(fingerprints: [:]), isIntact: false)
+            return Comparison(manifest: self, carry: CarryIndex(fingerprints: [:]), filesAreIntact: false, foldersAreIntact: false)
         }
         let changed = files.compactMap { path, entry in Self.stat(path, in: output.descriptor) == entry.onDisk ? nil : path }
         // The recorded fingerprints, less those of files changed since (seldom any): mapped in
         // place, not inserted one by one into a dictionary of their own (ten thousand paths hashed again).
         var fingerprints = files.mapValues(\.fingerprint)
         for path in changed { fingerprints[path] = nil }
-        let intact = changed.isEmpty && foldersAreIntact(below: output) && publisher.holdsMarker()
-        return Comparison(manifest: self, carry: CarryIndex(fingerprints: fingerprints), isIntact: intact)
+        let filesAreIntact = changed.isEmpty && publisher.holdsMarker()
+        return Comparison(manifest: self, carry: CarryIndex(fingerprints: fingerprints), filesAreIntact: filesAreIntact,
+                          foldersAreIntact: folders ? filesAreIntact && foldersAreIntact(below: output) : nil)
     }
 
     /// Whether the site at `root` (which may have been renamed since) is, name for name, the
@@ -167,7 +188,7 @@ package struct Manifest: Sendable, Equatable {
 
     /// Whether each recorded folder is still the folder recorded, with the time it was
     /// published with: then no name in it was added, removed or renamed since.
-    private func foldersAreIntact(below root: OpenFolder) -> Bool {
+    fileprivate func foldersAreIntact(below root: OpenFolder) -> Bool {
         guard let folders, folders[""] != nil else { return false }
         return folders.allSatisfy { path, folder in
             Self.folderStat(path.isEmpty ? "." : path, in: root.descriptor) == folder
