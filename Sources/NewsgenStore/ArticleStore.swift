@@ -98,9 +98,11 @@ public protocol ArticleStore: Sendable {
     func states(of sourceIDs: [String]) async throws(StoreError) -> [String: SourceState]
     /// The articles last fetched for a source, newest first.
     func articles(of sourceID: String) async throws(StoreError) -> [Article]
-    /// The articles last fetched for a source, newest first, each as this source wrote it; `nil`
-    /// when another source wrote one of them last (a story two sources list is stored once).
-    func ownArticles(of sourceID: String) async throws(StoreError) -> [Article]?
+    /// The articles last fetched for each of these sources that has a list, in its list's
+    /// order, each as stored: its `sourceID` names the source that wrote it last (a story two
+    /// sources list is stored once). Read at once: a cron run shows most of its sources from
+    /// the cache, and a read each took it a queue hop each.
+    func lists(of sourceIDs: [String]) async throws(StoreError) -> [String: [Article]]
     /// Every stored article of these sources, listed now or not (the archive), newest first.
     func archive(of sourceIDs: Set<String>) async throws(StoreError) -> [Article]
     /// A successful fetch: the source's list is replaced by `content.articles`.
@@ -156,7 +158,9 @@ package actor MemoryStore: ArticleStore {
     public func articles(of sourceID: String) throws(StoreError) -> [Article] { lists[sourceID] ?? [] }
 
     /// Each source's list is kept as that source wrote it.
-    public func ownArticles(of sourceID: String) throws(StoreError) -> [Article]? { lists[sourceID] ?? [] }
+    public func lists(of sourceIDs: [String]) throws(StoreError) -> [String: [Article]] {
+        lists.filter { sourceIDs.contains($0.key) }
+    }
 
     public func archive(of sourceIDs: Set<String>) throws(StoreError) -> [Article] {
         // Sources in the order of their ids, not the dictionary's (which changes from run to run).

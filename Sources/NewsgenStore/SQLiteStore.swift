@@ -153,19 +153,42 @@ package final class SQLiteStore: ArticleStore {
         }
     }
 
-    public func ownArticles(of sourceID: String) async throws(StoreError) -> [Article]? {
-        // One query over the source's list: whose row each story is shows in its sourceID.
-        try await read { db in
-            var articles: [Article] = []
-            let records = try ArticleRecord.fetchCursor(db, sql: """
-                SELECT \(ArticleRecord.selection) FROM sourceList JOIN article ON article.key = sourceList.articleKey
-                WHERE sourceList.sourceID = ? ORDER BY sourceList.position
-                """, arguments: [sourceID])
-            while let record = try records.next() {
-                guard record.sourceID == sourceID else { return nil }
-                articles.append(try record.article())
+    public func lists(of sourceIDs: [String]) async throws(StoreError) -> [String: [Article]] {
+        // Half the sources on each of two connections at once, as the archive is read.
+        let middle = sourceIDs.count / 2
+        async let firstHalf = listed(by: Array(sourceIDs[..<middle]))
+        var lists = try await listed(by: Array(sourceIDs[middle...]))
+        do {
+            lists.merge(try await firstHalf) { list, _ in list }
+        } catch {
+            // The half throws only StoreError; the awaited task's type does not say so.
+            throw error as? StoreError ?? .failed(.read, file: path, cause: error)
+        }
+        return lists
+    }
+
+    /// The lists of `sourceIDs` (`lists(of:)`), in one query: in the order of the sources' ids
+    /// and their lists' positions, as the primary key of `sourceList` holds them.
+    private func listed(by sourceIDs: [String]) async throws(StoreError) -> [String: [Article]] {
+        guard !sourceIDs.isEmpty else { return [:] }
+        return try await read { db in
+            var lists: [String: [Article]] = [:]
+            var current: (sourceID: String, articles: [Article])?
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT \(ArticleRecord.selection), sourceList.sourceID FROM sourceList JOIN article ON article.key = sourceList.articleKey
+                WHERE sourceList.sourceID IN (\(sourceIDs.map { _ in "?" }.joined(separator: ", ")))
+                ORDER BY sourceList.sourceID, sourceList.position
+                """, arguments: StatementArguments(sourceIDs))
+            while let row = try rows.next() {
+                let sourceID: String = try row.decode(atIndex: ArticleRecord.columnCount)
+                if current?.sourceID != sourceID {
+                    if let done = current { lists[done.sourceID] = done.articles }
+                    current = (sourceID, [])
+                }
+                current?.articles.append(try ArticleRecord(row: row).article())
             }
-            return articles
+            if let done = current { lists[done.sourceID] = done.articles }
+            return lists
         }
     }
 
@@ -421,6 +444,8 @@ extension SQLiteStore {
         /// Where `published` and `firstSeen` are in a row (`columns`).
         static let publishedColumn = 7
         static let firstSeenColumn = 10
+        /// How many columns `selection` has: a query may select more after them.
+        static let columnCount = columns.count
 
         /// The columns an upsert writes, in the order of its arguments, and every read selects.
         private static let columns = [

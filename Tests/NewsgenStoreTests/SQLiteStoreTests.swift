@@ -227,21 +227,29 @@ struct SQLiteStoreTests {
         #expect(try await store.archive(of: ["world", "local"]).map(\.id) == sqlite)
     }
 
-    @Test("a source's own stories are its list as it wrote it, or nil once another source wrote one of them last")
-    func ownArticles() async throws {
+    @Test("the lists of many sources are read at once, each in its order, each story as the source that wrote it last stored it")
+    func lists() async throws {
         let store = try open()
         func story(_ id: String, by source: String) -> Article {
             Article(id: id, sourceID: source, title: "\(id) as \(source) has it", published: Self.published, guid: id)
         }
         try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: [story("b", by: "world"), story("a", by: "world")]), at: Self.first)
         try await store.recordSuccess(of: "tech", content: SourceContent(format: .rss2, articles: [story("c", by: "tech")]), at: Self.first)
-        #expect(try await store.ownArticles(of: "world")?.map(\.title) == ["b as world has it", "a as world has it"], "in the list's order")
-        #expect(try await store.ownArticles(of: "none") == [], "a source with no list has no stories")
+        try await store.recordSuccess(of: "arts", content: SourceContent(format: .rss2, articles: [story("e", by: "arts"), story("d", by: "arts")]), at: Self.first)
+        var lists = try await store.lists(of: ["world", "tech", "none", "arts"])
+        #expect(lists["world"]?.map(\.title) == ["b as world has it", "a as world has it"], "in the list's order")
+        #expect(lists["tech"]?.map(\.id) == ["c"])
+        #expect(lists["arts"]?.map(\.id) == ["e", "d"], "on either connection")
+        #expect(lists["none"] == nil, "a source with no list has none")
+        #expect(try await store.lists(of: ["arts"]).keys.sorted() == ["arts"], "only the sources asked for")
+        #expect(try await store.lists(of: []).isEmpty)
 
-        // "tech" now lists "a" too, and wrote it last: "world" no longer has its own copy of it.
+        // "tech" now lists "a" too, and wrote it last: "world"'s list holds tech's copy of it.
         try await store.recordSuccess(of: "tech", content: SourceContent(format: .rss2, articles: [story("c", by: "tech"), story("a", by: "tech")]), at: Self.later)
-        #expect(try await store.ownArticles(of: "world") == nil)
-        #expect(try await store.ownArticles(of: "tech")?.map(\.id) == ["c", "a"])
+        lists = try await store.lists(of: ["world", "tech"])
+        #expect(lists["world"]?.map(\.sourceID) == ["world", "tech"])
+        #expect(lists["world"]?.last?.title == "a as tech has it")
+        #expect(lists["tech"]?.map(\.id) == ["c", "a"])
         #expect(try await store.articles(of: "world").map(\.id) == ["b", "a"], "the list itself is unchanged")
     }
 }

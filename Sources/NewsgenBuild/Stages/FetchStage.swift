@@ -34,14 +34,15 @@ struct FetchStage: Sendable {
         let ids = config.sources.map(\.id)
         let states = await storeCall("the fetch state of \(ids.count) sources") { try await store.states(of: ids) } ?? [:]
         let unchanged = UnchangedSources()
-        let reports = await Parallel.map(
+        let outcomes = await Parallel.map(
             config.sources, maxConcurrent: FetchLimits.overall, maxPerKey: FetchLimits.perHost,
             key: { FetchLimits.host(of: $0, newsapi: newsapi) }
         ) { [progress] source in
-            let report = await stage.report(for: source, state: states[source.id], skipped: skipped, unchanged: unchanged)
+            let outcome = await stage.report(for: source, state: states[source.id], skipped: skipped, unchanged: unchanged)
             progress?.advance(.fetching)
-            return report
+            return outcome
         }
+        let reports = await stage.showCached(outcomes, states: states, skipped: skipped, unchanged: unchanged)
         let notModified = unchanged.ids
         if !notModified.isEmpty {
             _ = await storeCall("the 304s of \(notModified.count) sources") { try await store.recordNotModified(of: notModified, at: now) }
@@ -50,15 +51,73 @@ struct FetchStage: Sendable {
         return reports
     }
 
-    /// The report of one source, from its state before this build; a 304 goes to `unchanged`,
-    /// for the stage to record.
+    /// A source's report, or the report it makes of its list in the cache.
+    private enum Outcome: Sendable {
+        case report(SourceReport)
+        /// Shown from the cache: its list, read with the other sources' at once
+        /// (`showCached`). `own` when each story must be as this source wrote it (a local file
+        /// unchanged since it was read): otherwise the file is read again.
+        case cached(SourceConfig, own: Bool, report: @Sendable ([Article]) -> SourceReport)
+    }
+
+    /// The reports of the sources, in their order: those shown from the cache get their lists,
+    /// read in one go. A local file whose list holds another source's copy of a story is read
+    /// again (below: `own`), and what was left as it was goes to `unchanged`.
+    private func showCached(_ outcomes: [Outcome], states: [String: SourceState], skipped: SkippedSources,
+                            unchanged: UnchangedSources) async -> [SourceReport] {
+        let waiting = outcomes.compactMap { outcome -> String? in
+            if case .cached(let source, _, _) = outcome { source.id } else { nil }
+        }
+        guard !waiting.isEmpty else {
+            return outcomes.compactMap { if case .report(let report) = $0 { report } else { nil } }
+        }
+        let lists = await storeCall("the cached lists of \(waiting.count) sources") { try await store.lists(of: waiting) }
+        var reports: [SourceReport] = []
+        reports.reserveCapacity(outcomes.count)
+        for outcome in outcomes {
+            switch outcome {
+            case .report(let report):
+                reports.append(report)
+            case .cached(let source, own: true, let report):
+                // A story another source also lists is kept once in the cache, as whichever
+                // source wrote it last: then only reading the file again gives this source's own
+                // copy. (So does a cache that could not be read.)
+                if let lists, case let list = lists[source.id] ?? [], list.allSatisfy({ $0.sourceID == source.id }) {
+                    unchanged.add(source.id)
+                    reports.append(report(list))
+                    continue
+                }
+                switch await self.report(for: source, state: states[source.id], skipped: skipped, unchanged: unchanged, reading: true) {
+                case .report(let read): reports.append(read)
+                case .cached(_, _, let report): reports.append(report(Self.shown(lists?[source.id], as: source)))
+                }
+            case .cached(let source, own: false, let report):
+                reports.append(report(Self.shown(lists?[source.id], as: source)))
+            }
+        }
+        return reports
+    }
+
+    /// A cached list as `source` shows it: an article two sources list is stored once, and
+    /// each list shows it as its own.
+    private static func shown(_ list: [Article]?, as source: SourceConfig) -> [Article] {
+        (list ?? []).map { article in
+            var article = article
+            article.sourceID = source.id
+            return article
+        }
+    }
+
+    /// The report of one source, from its state before this build, or what it waits for to be
+    /// shown from the cache; a 304 goes to `unchanged`, for the stage to record. `reading` reads
+    /// a local file whatever its validators say.
     private func report(for source: SourceConfig, state: SourceState?, skipped: SkippedSources,
-                        unchanged: UnchangedSources) async -> SourceReport {
+                        unchanged: UnchangedSources, reading: Bool = false) async -> Outcome {
         let options = FetchDecision.Options(config: config, offline: offline, refresh: refresh)
         let handler = providers.first(where: { $0.handles(source) })
         let provider: FetchDecision.Provider = if let handler { handler.unavailable.map { .unavailable($0) } ?? .ready } else { .missing }
 
-        func make(_ status: SourceReport.Status, articles: [Article], content: SourceContent? = nil) -> SourceReport {
+        @Sendable func make(_ status: SourceReport.Status, articles: [Article], content: SourceContent? = nil) -> SourceReport {
             SourceReport(
                 config: source, status: status,
                 name: source.name ?? content?.title ?? state?.title ?? source.id,
@@ -73,34 +132,34 @@ struct FetchStage: Sendable {
         }
 
         /// Carries out a decision that needs no request.
-        func show(_ decision: FetchDecision) async -> SourceReport {
+        func show(_ decision: FetchDecision) async -> Outcome {
             switch decision {
             case .fetch:
                 // Only when no provider handles the source, which `decide` reports itself.
-                return unavailable(FetchDecision.Unavailable(since: nil, error: FetchDecision.missingProviderReason(source), cause: .warning))
+                return .report(unavailable(FetchDecision.Unavailable(since: nil, error: FetchDecision.missingProviderReason(source), cause: .warning)))
             case .recent(let lastSuccess, let minutes):
                 logger.debug("source \"\(source.id)\": fetched \(minutes) min ago, within its refresh interval")
-                return make(.recent(lastSuccess: lastSuccess), articles: await cached())
+                return .cached(source, own: false) { make(.recent(lastSuccess: lastSuccess), articles: $0) }
             case .cached(let lastSuccess, let reason, let otherwise):
                 let articles = await cached()
-                guard !articles.isEmpty else { return unavailable(otherwise) }
+                guard !articles.isEmpty else { return .report(unavailable(otherwise)) }
                 switch reason {
                 case .offline:
-                    return make(.offline(lastSuccess: lastSuccess), articles: articles)
+                    return .report(make(.offline(lastSuccess: lastSuccess), articles: articles))
                 case .notRetried(let error, let minutes):
                     logger.warning("source \"\(source.id)\": \(error) (\(minutes) min ago; not retried within its refresh interval); showing \(articles.count) cached articles from \(Dates.readable(lastSuccess))")
-                    return make(.stale(lastSuccess: lastSuccess, error: error), articles: articles)
+                    return .report(make(.stale(lastSuccess: lastSuccess, error: error), articles: articles))
                 case .skipped(let skip):
                     skipped.add(source.id, skip)
-                    return make(.stale(lastSuccess: lastSuccess, error: skip.reason), articles: articles)
+                    return .report(make(.stale(lastSuccess: lastSuccess, error: skip.reason), articles: articles))
                 case .failed(let error):
                     // The log line may name paths on this machine (error.description); the pages and the
                     // cache get error.message, which does not.
                     logger.warning("source \"\(source.id)\": \(error.description); showing \(articles.count) cached articles from \(Dates.readable(lastSuccess))")
-                    return make(.stale(lastSuccess: lastSuccess, error: error.message), articles: articles)
+                    return .report(make(.stale(lastSuccess: lastSuccess, error: error.message), articles: articles))
                 }
             case .unavailable(let reason):
-                return unavailable(reason)
+                return .report(unavailable(reason))
             }
         }
 
@@ -121,27 +180,22 @@ struct FetchStage: Sendable {
         let decision = FetchDecision.decide(source: source, state: state, now: now, options: options, provider: provider)
         guard case .fetch(let etag, let lastModified) = decision, let handler else { return await show(decision) }
         do {
-            var outcome = try await handler.fetch(FetchRequest(source: source, etag: etag, lastModified: lastModified))
-            var ownCopies: [Article]?
-            if case .notModified = outcome, source.isLocal {
-                // A story another source also lists is kept once in the cache, as whichever source
-                // wrote it last: then only reading the file again gives this source's own copy.
-                ownCopies = await self.ownCopies(of: source)
-                if ownCopies == nil { outcome = try await handler.fetch(FetchRequest(source: source)) }
-            }
-            switch outcome {
+            let request = reading ? FetchRequest(source: source) : FetchRequest(source: source, etag: etag, lastModified: lastModified)
+            switch try await handler.fetch(request) {
             case .fetched(let content):
                 _ = await storeCall(source) { try await store.recordSuccess(of: source.id, content: content, at: now) }
                 logger.debug("source \"\(source.id)\": \(content.articles.count) articles")
                 var report = make(.fetched, articles: content.articles, content: content)
                 report.readNow = true
-                return report
+                return .report(report)
+            case .notModified where source.isLocal:
+                // A local file unchanged since it was read (`LocalFile.validator`) holds what the
+                // cache holds, each story as this source wrote it (or it is read again): shown as
+                // read, so its pages do not change with how it was had.
+                return .cached(source, own: true) { make(.fetched, articles: $0) }
             case .notModified:
                 unchanged.add(source.id)
-                // A local file unchanged since it was read (`LocalFile.validator`) holds what the
-                // cache holds: shown as read, so its pages do not change with how it was had.
-                if let ownCopies { return make(.fetched, articles: ownCopies) }
-                return make(.notModified, articles: await cached())
+                return .cached(source, own: false) { make(.notModified, articles: $0) }
             }
         } catch {
             // The budget is the build's limit, not the source's failure: a source it stopped is
@@ -152,13 +206,6 @@ struct FetchStage: Sendable {
             }
             return await show(FetchDecision.afterFailure(error, state: state, now: now, options: options))
         }
-    }
-
-    /// The articles the cache lists for `source`, in its order, each as `source` itself wrote it
-    /// (read in one query, so another source's fetch running meanwhile cannot slip its copy in);
-    /// `nil` when another source wrote one of them last, or the cache cannot be read.
-    private func ownCopies(of source: SourceConfig) async -> [Article]? {
-        await storeCall(source) { try await store.ownArticles(of: source.id) } ?? nil
     }
 
     /// Runs a store operation; a failing cache never sinks the build, but it is reported.
