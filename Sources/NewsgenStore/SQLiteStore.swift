@@ -434,7 +434,7 @@ extension SQLiteStore {
         static func upsert(_ article: Article, at date: Date, in db: Database, touchLastSeen: Bool = true) throws {
             let statement = try db.cachedStatement(sql: touchLastSeen ? upsertTouchingLastSeen : upsertKeepingLastSeen)
             let seen = date.timeIntervalSince1970
-            let categories = article.categories.isEmpty ? "[]" : String(decoding: try JSONEncoder().encode(article.categories), as: UTF8.self)
+            let categories = try CategoriesColumn.text(of: article.categories)
             try statement.execute(arguments: [
                 article.id, article.sourceID, article.title, article.summary, article.author, article.url, article.imageURL,
                 article.published?.timeIntervalSince1970, categories, article.guid, seen, seen, article.content, article.outlet,
@@ -465,9 +465,9 @@ extension SQLiteStore {
         private static let upsertKeepingLastSeen = upsertSQL(updating: columns.filter { $0 != "key" && $0 != "firstSeen" && $0 != "lastSeen" })
 
         func article() throws(CorruptColumn) -> Article {
-            var decoded: [String] = []
+            let decoded: [String]
             do {
-                if categories != "[]" { decoded = try JSONDecoder().decode([String].self, from: Data(categories.utf8)) }
+                decoded = try CategoriesColumn.categories(in: categories)
             } catch {
                 throw CorruptColumn(articleKey: key, column: CodingKeys.categories.stringValue)
             }
