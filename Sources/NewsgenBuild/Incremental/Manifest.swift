@@ -483,13 +483,15 @@ extension Manifest {
             return counts
         }
 
+        /// The next line, its break found with memchr(3).
         mutating func next() -> Slice<UnsafeBufferPointer<UInt8>>? {
-            guard start < bytes.count else { return nil }
-            guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else {
+            guard start < bytes.count, let base = bytes.baseAddress else { return nil }
+            guard let found = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start) else {
                 defer { start = bytes.count }
                 endedWithLineBreak = false
                 return bytes[start...]
             }
+            let end = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
             defer { start = end + 1 }
             endedWithLineBreak = end + 1 == bytes.count
             return bytes[start..<end]

@@ -319,14 +319,13 @@ package struct Publisher: Sendable {
     /// `prune` from a listing known to be what the folder holds (the marker, unlisted, is always kept).
     private static func prune(_ root: String, keeping files: Set<String>, folders: Set<String>, listing: Manifest.Listing) -> Kept {
         var kept = Kept(recordedFolders: listing.folders)
-        kept.files.reserveCapacity(files.count)
-        for (path, entry) in listing.files {
-            if files.contains(path) {
-                kept.files[path] = entry.inode
-            } else {
-                _ = unlink(root + "/" + path)
-                kept.removed.append(path)
-            }
+        // The listing's inodes mapped in place (its layout kept, no path hashed again), less the
+        // few files the new site lacks.
+        kept.files = listing.files.mapValues(\.inode)
+        for path in listing.files.keys where !files.contains(path) {
+            _ = unlink(root + "/" + path)
+            kept.files[path] = nil
+            kept.removed.append(path)
         }
         var removed: [String] = []
         for path in listing.folders.keys where !path.isEmpty {
