@@ -334,11 +334,13 @@ package struct JSONDocument {
         var pieces: [UInt8] = []
         var escaped = false
         var runStart = index
+        // Every byte of the run so far, or-ed: its high bit tells whether the run is all ASCII.
+        var runBits: UInt8 = 0
         func run(_ parser: JSONDocument, upTo end: Int) throws(JSONSyntaxProblem) -> String {
             guard end > runStart else { return "" }
             let bytes = parser.bytes[runStart..<end]
             // Only checked: ASCII is UTF-8 as it is, and nothing else need be kept.
-            if !collecting, bytes.allSatisfy({ $0 < 0x80 }) { return "" }
+            if !collecting, runBits < 0x80 { return "" }
             guard let run = String(validating: bytes, as: UTF8.self) else {
                 throw parser.problem("the string holds bytes that are not UTF-8", at: runStart)
             }
@@ -361,6 +363,7 @@ package struct JSONDocument {
                 if collecting { pieces.append(contentsOf: String(scalar).utf8) }
                 escaped = true
                 runStart = index
+                runBits = 0
             case 0x0A, 0x0D:
                 throw problem("expected '\"' to close the string before the end of the line (a line break inside a string is written \\n)")
             case 0x00..<0x20:
@@ -368,7 +371,15 @@ package struct JSONDocument {
                 let name = byte == 0x09 ? "a tab" : "control character \(Self.describe(byte))"
                 throw problem("\(name) inside a string must be escaped as \(escaped)")
             default:
+                // This byte and the plain ones after it (most of a string), in a tight loop.
+                runBits |= byte
                 index += 1
+                while index < bytes.count {
+                    let next = bytes[index]
+                    if next == UInt8(ascii: "\"") || next == UInt8(ascii: "\\") || next < 0x20 { break }
+                    runBits |= next
+                    index += 1
+                }
             }
         }
     }
