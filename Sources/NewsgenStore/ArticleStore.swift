@@ -96,8 +96,6 @@ public protocol ArticleStore: Sendable {
     /// The fetch state of each of these sources that has one, read at once (a cron run reads
     /// a hundred: one read each was a queue hop each).
     func states(of sourceIDs: [String]) async throws(StoreError) -> [String: SourceState]
-    /// The articles last fetched for a source, newest first.
-    func articles(of sourceID: String) async throws(StoreError) -> [Article]
     /// The articles last fetched for each of these sources that has a list, in its list's
     /// order, each as stored: its `sourceID` names the source that wrote it last (a story two
     /// sources list is stored once). Read at once: a cron run shows most of its sources from
@@ -130,6 +128,24 @@ extension ArticleStore {
     public func recordNotModified(of sourceID: String, at date: Date) async throws(StoreError) {
         try await recordNotModified(of: [sourceID], at: date)
     }
+
+    /// The articles last fetched for a source, in its list's order, as the source shows them
+    /// (`shown(asListedBy:)`).
+    public func articles(of sourceID: String) async throws(StoreError) -> [Article] {
+        (try await lists(of: [sourceID])[sourceID] ?? []).shown(asListedBy: sourceID)
+    }
+}
+
+extension [Article] {
+    /// A source's cached list as that source shows it: a story two sources list is stored once,
+    /// as whichever wrote it last, and each list shows it as its own.
+    package func shown(asListedBy sourceID: String) -> [Article] {
+        map { article in
+            var article = article
+            article.sourceID = sourceID
+            return article
+        }
+    }
 }
 
 /// A saved entry's key with the article it shows.
@@ -154,8 +170,6 @@ package actor MemoryStore: ArticleStore {
     public func states(of sourceIDs: [String]) throws(StoreError) -> [String: SourceState] {
         states.filter { sourceIDs.contains($0.key) }
     }
-
-    public func articles(of sourceID: String) throws(StoreError) -> [Article] { lists[sourceID] ?? [] }
 
     /// Each source's list is kept as that source wrote it.
     public func lists(of sourceIDs: [String]) throws(StoreError) -> [String: [Article]] {

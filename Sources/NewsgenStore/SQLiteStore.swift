@@ -139,32 +139,28 @@ package final class SQLiteStore: ArticleStore {
         }
     }
 
-    public func articles(of sourceID: String) async throws(StoreError) -> [Article] {
-        try await read { db in
-            // An article two sources list is stored once; each list shows it as its own.
-            try ArticleRecord.fetchAll(db, sql: """
-                SELECT \(ArticleRecord.selection) FROM sourceList JOIN article ON article.key = sourceList.articleKey
-                WHERE sourceList.sourceID = ? ORDER BY sourceList.position
-                """, arguments: [sourceID]).map { record in
-                var article = try record.article()
-                article.sourceID = sourceID
-                return article
-            }
-        }
-    }
-
     public func lists(of sourceIDs: [String]) async throws(StoreError) -> [String: [Article]] {
         // Half the sources on each of two connections at once, as the archive is read.
         let middle = sourceIDs.count / 2
-        async let firstHalf = listed(by: Array(sourceIDs[..<middle]))
-        var lists = try await listed(by: Array(sourceIDs[middle...]))
+        var (lists, second) = try await inHalves({ () async throws(StoreError) in try await self.listed(by: Array(sourceIDs[..<middle])) },
+                                                 { () async throws(StoreError) in try await self.listed(by: Array(sourceIDs[middle...])) })
+        lists.merge(second) { list, _ in list }
+        return lists
+    }
+
+    /// `first` and `second` at once, each on a connection of the pool.
+    private func inHalves<First: Sendable, Second: Sendable>(
+        _ first: @escaping @Sendable () async throws(StoreError) -> First,
+        _ second: @Sendable () async throws(StoreError) -> Second
+    ) async throws(StoreError) -> (First, Second) {
+        async let firstHalf = first()
+        let secondHalf = try await second()
         do {
-            lists.merge(try await firstHalf) { list, _ in list }
+            return (try await firstHalf, secondHalf)
         } catch {
             // The half throws only StoreError; the awaited task's type does not say so.
             throw error as? StoreError ?? .failed(.read, file: path, cause: error)
         }
-        return lists
     }
 
     /// The lists of `sourceIDs` (`lists(of:)`), in one query: in the order of the sources' ids
@@ -200,15 +196,9 @@ package final class SQLiteStore: ArticleStore {
         // other builds from writing.
         let middle = try await read { db in try Int64.fetchOne(db, sql: "SELECT (min(rowid) + max(rowid)) / 2 FROM article") }
         guard let middle else { return [] }
-        async let olderHalf = archivedHalf(of: sourceIDs, rowids: "rowid <= ?", middle)
-        let newer = try await archivedHalf(of: sourceIDs, rowids: "rowid > ?", middle)
-        var older: (stories: [Article], order: ArchiveReadOrder)
-        do {
-            older = try await olderHalf
-        } catch {
-            // The half throws only StoreError; the awaited task's type does not say so.
-            throw error as? StoreError ?? .failed(.read, file: path, cause: error)
-        }
+        var (older, newer) = try await inHalves(
+            { () async throws(StoreError) in try await self.archivedHalf(of: sourceIDs, rowids: "rowid <= ?", middle) },
+            { () async throws(StoreError) in try await self.archivedHalf(of: sourceIDs, rowids: "rowid > ?", middle) })
         let stories = older.stories + newer.stories
         older.order.append(contentsOf: newer.order)
         return older.order.places().map { stories[$0] }

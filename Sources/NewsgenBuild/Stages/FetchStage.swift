@@ -89,23 +89,13 @@ struct FetchStage: Sendable {
                 }
                 switch await self.report(for: source, state: states[source.id], skipped: skipped, unchanged: unchanged, reading: true) {
                 case .report(let read): reports.append(read)
-                case .cached(_, _, let report): reports.append(report(Self.shown(lists?[source.id], as: source)))
+                case .cached(_, _, let report): reports.append(report((lists?[source.id] ?? []).shown(asListedBy: source.id)))
                 }
             case .cached(let source, own: false, let report):
-                reports.append(report(Self.shown(lists?[source.id], as: source)))
+                reports.append(report((lists?[source.id] ?? []).shown(asListedBy: source.id)))
             }
         }
         return reports
-    }
-
-    /// A cached list as `source` shows it: an article two sources list is stored once, and
-    /// each list shows it as its own.
-    private static func shown(_ list: [Article]?, as source: SourceConfig) -> [Article] {
-        (list ?? []).map { article in
-            var article = article
-            article.sourceID = source.id
-            return article
-        }
     }
 
     /// The report of one source, from its state before this build, or what it waits for to be
