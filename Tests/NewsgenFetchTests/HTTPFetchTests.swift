@@ -38,6 +38,36 @@ struct HTTPFetchTests {
         try await FeedProvider(http: fetcher, articlesPerSource: 10, retry: .none).fetch(FetchRequest(source: source(url), etag: etag))
     }
 
+    @Test("the client is made at the first request: reading local files makes none, and starts no threads")
+    func clientMadeWhenFirstNeeded() async throws {
+        let folder = try TestSupport.temporaryFolder()
+        let file = folder.appendingPathComponent("world.xml")
+        try feed.write(to: file)
+        let feed = self.feed
+        try await withTestServer({ router in
+            router.get("feed.xml") { _, _ in Response.body(feed, headers: [.contentType: "application/rss+xml"]) }
+        }) { base in
+            try await withFetcher { fetcher in
+                let provider = FeedProvider(http: fetcher, articlesPerSource: 10, retry: .none)
+                let local = try await provider.fetch(FetchRequest(source: SourceConfig(id: "world", kind: .feed(.file(file)))))
+                guard case .fetched = local else {
+                    Issue.record("expected the local file's content")
+                    return
+                }
+                #expect(!fetcher.madeClient)
+                guard case .fetched = try await fetch(base.appendingPathComponent("feed.xml"), fetcher: fetcher) else {
+                    Issue.record("expected the served feed's content")
+                    return
+                }
+                #expect(fetcher.madeClient)
+            }
+        }
+        // Shut down without a request: nothing to release.
+        let unused = HTTPFetcher()
+        try await unused.shutdown()
+        #expect(!unused.madeClient)
+    }
+
     @Test("a feed over http, with newsgen's User-Agent")
     func fetchesFeed() async throws {
         let log = RequestLog()

@@ -3,6 +3,7 @@ public import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
+import Synchronization
 public import NewsgenModel
 
 /// An HTTP response with its body fully read.
@@ -24,25 +25,72 @@ public typealias HTTPFetchError = SourceError.TransportFailure
 /// a silent one), at most two connections to one host, at most five redirects, a capped body
 /// size, gzip and deflate, and newsgen's User-Agent.
 ///
-/// It owns one AsyncHTTPClient client, which `shutdown()` releases; tests point it at servers
-/// on 127.0.0.1.
+/// It owns one AsyncHTTPClient client, made at its first request (a build whose sources are
+/// all local files makes none, and starts no event loop threads), which `shutdown()` releases;
+/// tests point it at servers on 127.0.0.1.
 public struct HTTPFetcher: Sendable {
     /// The deadline of a request that names none (`timeoutSeconds` in site.json, 30 s by default).
     public var timeout: Duration
     public var maximumBytes: Int
-    private let client: HTTPClient
+    private let client: Client
 
-    /// A fetcher with a client of its own; call `shutdown()` when done with it.
+    /// A fetcher with a client of its own, made when first needed; call `shutdown()` when done with it.
     ///
     /// Requests that carry a secret (NewsAPI's X-Api-Key) need `followRedirects: false`:
     /// AsyncHTTPClient sends custom headers along to wherever a redirect points.
     public init(followRedirects: Bool = true, timeout: Duration = .seconds(30), maximumBytes: Int = 10 * 1_048_576) {
-        self.init(client: Self.makeClient(maximumBytes: maximumBytes, followRedirects: followRedirects), timeout: timeout, maximumBytes: maximumBytes)
+        client = Client(owned: { Self.makeClient(maximumBytes: maximumBytes, followRedirects: followRedirects) })
+        self.timeout = timeout
+        self.maximumBytes = maximumBytes
     }
 
-    /// Releases the client's connections and threads.
+    /// Releases the client's connections and threads, if it was made.
     public func shutdown() async throws {
         try await client.shutdown()
+    }
+
+    /// Whether the fetcher's own client was made (by a request).
+    package var madeClient: Bool { client.isMade }
+
+    /// The AsyncHTTPClient client: one given, or one of the fetcher's own, made at the first
+    /// request and shut down by `shutdown()` (a client never made has nothing to release).
+    private final class Client: Sendable {
+        private enum State {
+            case toMake(@Sendable () -> HTTPClient)
+            case made(HTTPClient)
+            case given(HTTPClient)
+        }
+
+        private let state: Mutex<State>
+
+        init(owned make: @escaping @Sendable () -> HTTPClient) {
+            state = Mutex(.toMake(make))
+        }
+
+        init(given client: HTTPClient) {
+            state = Mutex(.given(client))
+        }
+
+        var client: HTTPClient {
+            state.withLock { state in
+                switch state {
+                case .toMake(let make):
+                    let client = make()
+                    state = .made(client)
+                    return client
+                case .made(let client), .given(let client):
+                    return client
+                }
+            }
+        }
+
+        var isMade: Bool {
+            if case .made = state.withLock({ $0 }) { true } else { false }
+        }
+
+        func shutdown() async throws {
+            if case .made(let client) = state.withLock({ $0 }) { try await client.shutdown() }
+        }
     }
 
     static func makeClient(maximumBytes: Int = 10 * 1_048_576, followRedirects: Bool = true) -> HTTPClient {
@@ -70,7 +118,7 @@ public struct HTTPFetcher: Sendable {
 
     /// A fetcher over `client`, which the caller owns (tests share `HTTPClient.shared`).
     package init(client: HTTPClient, timeout: Duration = .seconds(30), maximumBytes: Int = 10 * 1_048_576) {
-        self.client = client
+        self.client = Client(given: client)
         self.timeout = timeout
         self.maximumBytes = maximumBytes
     }
@@ -88,7 +136,7 @@ public struct HTTPFetcher: Sendable {
         }
         let limit = timeout ?? self.timeout
         let seconds = limit.seconds
-        let (client, maximumBytes, prepared) = (client, maximumBytes, request)
+        let (client, maximumBytes, prepared) = (self.client.client, maximumBytes, request)
         do {
             return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
                 group.addTask {
