@@ -34,6 +34,28 @@ struct XMLWriterTests {
         }
     }
 
+    @Test("a document: nested elements indented, attributes without a value left out, text and attributes escaped")
+    func document() {
+        var xml = XMLWriter()
+        xml.open("feed", ["xmlns": "urn:x", "lang": nil])
+        xml.element("title", "Fish & <chips>", ["type": "text \"plain\""])
+        xml.element("none", nil)
+        xml.open("entry")
+        xml.empty("link", ["href": "https://example.com/?a=1&b=2", "rel": nil])
+        xml.element("id", "caf\u{E9} \u{1}\u{FFFE}🦊")
+        #expect(xml.finish() == """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <feed xmlns="urn:x">
+              <title type="text &quot;plain&quot;">Fish &amp; &lt;chips&gt;</title>
+              <entry>
+                <link href="https://example.com/?a=1&amp;b=2"/>
+                <id>caf\u{E9} 🦊</id>
+              </entry>
+            </feed>
+
+            """)
+    }
+
     /// The rule, scalar by scalar, as it was written before escaping worked on bytes.
     static func reference(_ text: String, quotes: Bool) -> String {
         var result = ""
