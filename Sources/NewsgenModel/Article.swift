@@ -114,6 +114,10 @@ public struct Article: Sendable, Hashable, Codable {
         }
     }
 
+    /// The storage's identity: equal for two articles only while they share their storage
+    /// (one is a copy of the other, unchanged since), and so are equal in every field.
+    package var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
+
     /// The storage, copied first when another article shares it.
     private mutating func unique() -> Storage {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }

@@ -81,8 +81,17 @@ final class SiteModelBuilder: Sendable {
         for article in headlines {
             grouped[categoryOfSource[article.sourceID] ?? Self.categoryName(nil), default: []].append(article)
         }
-        let candidates = headlines + cached
-        let candidateURLs = headlineURLs + cachedURLs
+        // An archived story that is the very copy a headline is (the build shares the two's
+        // storage, `Build.sharingText`) comes after that headline in the archive's order and
+        // has its URL or guid, so deduplication drops it, and it changes nothing else: left
+        // out before, it is not sorted (ten thousand stories fewer in a cron run).
+        let shown = Set(headlines.map(\.storageIdentity))
+        let others = cached.indices.filter { place in
+            let story = cached[place]
+            return !(shown.contains(story.storageIdentity) && (cachedURLs[place] != nil || story.guid?.isEmpty == false))
+        }
+        let candidates = headlines + others.map { cached[$0] }
+        let candidateURLs = headlineURLs + others.map { cachedURLs[$0] }
         let archiveOrder = candidates.archiveOrder()
         archive = archiveOrder.map { candidates[$0] }.deduplicated(urls: archiveOrder.map { candidateURLs[$0] })
         (archiveDays, undatedArchive) = ArchiveDay.group(archive)
