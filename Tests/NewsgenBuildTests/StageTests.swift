@@ -212,6 +212,34 @@ struct StageTests {
         publisher.discard(staging)
     }
 
+    @Test("staging writer: a new folder's folders are made ahead on a thread of their own, and none after finish returns")
+    func stagingWriterMakesFolders() async throws {
+        let output = try TestSupport.temporaryFolder().appendingPathComponent("public")
+        let publisher = Publisher(output: output)
+        // Every folder is made, the ones the files come to and the ones before them.
+        let staging = try publisher.makeStaging()
+        let writer = StagingWriter(staging: staging, output: output)
+        let paths = (0..<200).map { "a/\($0 % 20)/b\($0)/index.html" }
+        writer.makeFolders(of: paths)
+        for path in paths.prefix(50) { await writer.enqueue(OutputFile(path, path)) }
+        _ = try await writer.finish()
+        for path in paths.prefix(50) {
+            #expect(FileManager.default.contents(atPath: staging.path + "/" + path) == Data(path.utf8), "\(path)")
+        }
+        // Finished at once, with the folders of a large site still to make: once `finish`
+        // returns, the folder is the caller's (to publish or remove), and nothing is added to it.
+        let large = try publisher.makeStaging()
+        let early = StagingWriter(staging: large, output: output)
+        early.makeFolders(of: (0..<40_000).map { "articles/story-\($0)/index.html" })
+        _ = try await early.finish()
+        let made = try FileManager.default.contentsOfDirectory(atPath: large.path + "/articles").count
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: large.path + "/articles").count == made)
+        #expect(made < 40_000, "the writer stopped the folder thread rather than waiting for all of it")
+        publisher.discard(staging)
+        publisher.discard(large)
+    }
+
     @Test("staging writer: unchanged bytes are linked to the published file, others written; a file it cannot write fails finish, naming it")
     func stagingWriter() async throws {
         let output = try TestSupport.temporaryFolder().appendingPathComponent("public")

@@ -58,6 +58,7 @@ package struct Render: BuildStep {
         // The site's files and folders, gathered once for the checks, the pruning and the record.
         let layout = SiteLayout(files: plan.paths + [Publisher.markerName])
         writer.prepare(keeping: layout)
+        writer.makeFolders(of: plan.paths)
         if let lastPage = plan.lastPage { writer.flush(after: lastPage) }
         let checker = SiteValidator.FileChecker(layout: layout, baseURL: baseURL)
         // What planning freed (the model's working sets) goes back before the files are made.
