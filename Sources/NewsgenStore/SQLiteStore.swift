@@ -312,13 +312,15 @@ package final class SQLiteStore: ArticleStore {
     }
 
     /// The size of one of the cache's files; a write-ahead log that is not there (yet) is empty.
+    /// (stat(2), not FileManager's attributes, which look up the file's owner and group by name.)
     private func size(of file: URL, mayBeMissing: Bool = false) throws(StoreError) -> Int {
-        if mayBeMissing, !FileManager.default.fileExists(atPath: file.path) { return 0 }
-        do {
-            return (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0
-        } catch {
-            throw .failed(.read, file: file, cause: error)
+        var status = stat()
+        guard stat(file.path, &status) == 0 else {
+            let error = errno
+            if mayBeMissing && error == ENOENT { return 0 }
+            throw .failed(.read, file: file, cause: POSIXError(POSIXErrorCode(rawValue: error) ?? .EIO))
         }
+        return Int(status.st_size)
     }
 
     private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StoreError) -> T {

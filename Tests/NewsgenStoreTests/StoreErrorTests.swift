@@ -205,7 +205,7 @@ struct StoreErrorTests {
                 return
             }
             #expect(failed == file)
-            #expect(FileProblem.describe(cause) == "no such file", "\(cause)")
+            #expect(FileProblem.describe(cause) == "no such file or directory", "\(cause)")
         }
     }
 

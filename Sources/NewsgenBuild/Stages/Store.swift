@@ -33,9 +33,10 @@ package struct Store: BuildStep {
     package func run(_ input: Void) async -> Archive {
         do {
             let pruned = try await store.prune(notSeenSince: now.addingTimeInterval(-TimeInterval(keepDays) * 86_400))
-            let statistics = try await store.statistics()
+            // Counted on a connection of its own while the archive is read on two others.
+            async let statistics = store.statistics()
             let articles = try await store.archive(of: sourceIDs)
-            return Archive(articles: articles, summary: "cache \(statistics)\(pruned > 0 ? ", \(pruned) pruned" : "")")
+            return Archive(articles: articles, summary: "cache \(try await statistics)\(pruned > 0 ? ", \(pruned) pruned" : "")")
         } catch {
             logger.warning("cache: \(error)")
             return Archive(articles: [], summary: "cache unavailable")
