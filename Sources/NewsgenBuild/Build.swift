@@ -309,13 +309,15 @@ public struct Build: Sendable {
                                   staged: Write.Staged? = nil, layout: SiteLayout? = nil, output: URL,
                                   input: Fingerprint?) -> (manifest: Manifest, text: [[UInt8]]) {
         // Every file of the site was rendered or carried: those not rendered are the carried ones
-        // (ten thousand, against a handful rendered, so not copied into a dictionary of their own).
+        // (ten thousand, against a handful rendered, so not copied into a dictionary of their own),
+        // each carried because `previous` records it with the fingerprint it has now.
         let rendered = site.rendered
         let folders = staged.flatMap { staged in
             staged.recordedFolders.map { Manifest.KnownFolders(recorded: $0, changed: rendered + staged.changed) }
         }
         let manifest = Manifest.recording(site.fingerprints, output: output, examining: folder, input: input,
-                                          previous: previous?.manifest.files ?? [:], rendered: Set(rendered), folders: folders,
+                                          previous: previous?.manifest.files ?? [:], rendered: Set(rendered),
+                                          carriedAsRecorded: true, folders: folders,
                                           layout: layout)
         return (manifest, manifest.textParts)
     }

@@ -212,13 +212,22 @@ package struct Manifest: Sendable, Equatable {
     /// The files are recorded on one core while the folders are examined on another.
     /// Folders the build knows (`folders`) are recorded as known, not stat-ed. `layout`, when
     /// given, holds the folders of the fingerprinted paths, gathered before.
+    ///
+    /// `carriedAsRecorded` says that every path not in `rendered` is in `previous` with its
+    /// fingerprint (a build carries a file only then): the records are then `previous`'s, with
+    /// the rendered paths examined and those the site no longer has left out, rather than ten
+    /// thousand paths looked up one by one.
     package static func recording(_ fingerprints: [String: Fingerprint], output: URL, examining folder: OpenFolder? = nil,
                                   input: Fingerprint? = nil, previous: [String: Entry] = [:], rendered: Set<String> = [],
-                                  folders known: KnownFolders? = nil, layout: SiteLayout? = nil) -> Manifest {
+                                  carriedAsRecorded: Bool = false, folders known: KnownFolders? = nil,
+                                  layout: SiteLayout? = nil) -> Manifest {
         let opened = folder ?? OpenFolder(output)
         let root = opened?.descriptor ?? -1
         // The folder is held open (its descriptor valid) until both parts are done.
         let (recorded, examined) = withExtendedLifetime(opened) { Parallel.both({ () -> (files: [String: Entry], complete: Bool) in
+            if carriedAsRecorded {
+                return recordingRendered(fingerprints, previous: previous, rendered: rendered, root: root)
+            }
             var files: [String: Entry] = [:]
             files.reserveCapacity(fingerprints.count)
             var complete = root >= 0
@@ -252,6 +261,32 @@ package struct Manifest: Sendable, Equatable {
         // A file that is there but could not be examined would be a name the record does not
         // list: without folders, the record is never taken for the whole of the site.
         return Manifest(output: output, files: recorded.files, folders: recorded.complete ? examined : nil, input: input)
+    }
+
+    /// The files' records when every path not rendered is carried as `previous` records it:
+    /// `previous`'s records, the rendered paths examined below `root`, and the paths the site
+    /// no longer has left out; whether every file could be examined.
+    private static func recordingRendered(_ fingerprints: [String: Fingerprint], previous: [String: Entry], rendered: Set<String>,
+                                          root: Int32) -> (files: [String: Entry], complete: Bool) {
+        assert(fingerprints.allSatisfy { rendered.contains($0.key) || previous[$0.key]?.fingerprint == $0.value },
+               "a path carried with a fingerprint its previous record does not have")
+        var files = previous
+        var unexamined = 0
+        for path in rendered {
+            guard let fingerprint = fingerprints[path] else { continue }
+            guard root >= 0, let disk = stat(path, in: root) else {
+                files[path] = nil
+                unexamined += 1
+                continue
+            }
+            files[path] = Entry(fingerprint: fingerprint, inode: disk.inode, size: disk.size, modified: disk.modified)
+        }
+        // Every path of the site is now recorded, but those that could not be examined: any
+        // other record is of a file the site no longer has.
+        if files.count != fingerprints.count - unexamined {
+            files = files.filter { fingerprints[$0.key] != nil }
+        }
+        return (files, unexamined == 0 && root >= 0)
     }
 
     /// The folders of a site as its record has them, when nothing else changed them since but
