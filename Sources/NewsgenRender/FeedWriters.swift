@@ -281,9 +281,11 @@ package enum SitemapWriter {
         switch file.body {
         case .urls(let pages):
             xml.open("urlset", ["xmlns": namespace])
+            // The base once, not asked of the URL for each of ten thousand pages.
+            let base = context.absolute("")
             for page in pages {
                 xml.open("url")
-                xml.element("loc", context.absolute(page))
+                xml.element("loc", base + page)
                 xml.close()
             }
         case .index(let parts):

@@ -117,6 +117,10 @@ final class StoryDigests: @unchecked Sendable {
     private var stories: [Article] = []
     private var digests: [SHA256.Digest] = []
     private var places: [String: Int32] = [:]
+    /// The same places by the stories' storage (`Article.storageIdentity`): nearly every row
+    /// shows the very copy that has the page, found then without hashing its id (and without
+    /// the two cores taking turns at the id string's reference count).
+    private var placesByStorage: [ObjectIdentifier: Int32] = [:]
     private let lock = NSLock()
     private var others: Known = [:]
 
@@ -127,10 +131,17 @@ final class StoryDigests: @unchecked Sendable {
         self.stories = stories
         self.digests = digests
         self.places = places
+        // The stories have distinct ids, and so distinct storages; each is held by `stories`
+        // while this lives, so no identity here can be another story's.
+        var byStorage: [ObjectIdentifier: Int32] = [:]
+        byStorage.reserveCapacity(stories.count)
+        for (place, story) in stories.enumerated() { byStorage[story.storageIdentity] = Int32(place) }
+        placesByStorage = byStorage
     }
 
     subscript(story: Article) -> SHA256.Digest? {
         get {
+            if let place = placesByStorage[story.storageIdentity] { return digests[Int(place)] }
             if let place = places[story.id].map(Int.init), stories[place] == story { return digests[place] }
             return lock.withLock {
                 guard let known = others[story.id], known.story == story else { return nil }
