@@ -10,8 +10,9 @@ package import NewsgenRender
 ///
 /// Files queue in memory until the thread has written them; past `queueLimit` bytes, `enqueue`
 /// waits, so a slow disk bounds the memory a build holds rather than letting it grow with the
-/// site. One thread does all the writing: folders of one parent (the ten thousand article
-/// folders share `articles/`) take that parent's lock, so more threads would wait on each other.
+/// site. One thread writes every file: folders of one parent (the ten thousand article
+/// folders share `articles/`) take that parent's lock, so more threads making them would wait
+/// on each other; one more makes the folders of a new staging folder ahead (below).
 ///
 /// A file whose bytes equal those of the published file at its path is hard-linked instead, so
 /// it keeps its inode and modification time (what rsync and HTTP caches look at).
