@@ -316,8 +316,7 @@ public struct Build: Sendable {
             staged.recordedFolders.map { Manifest.KnownFolders(recorded: $0, changed: rendered + staged.changed) }
         }
         let manifest = Manifest.recording(site.fingerprints, output: output, examining: folder, input: input,
-                                          previous: previous?.manifest.files ?? [:], rendered: Set(rendered),
-                                          carriedAsRecorded: true, folders: folders,
+                                          previous: previous?.manifest.files ?? [:], rendered: Set(rendered), folders: folders,
                                           layout: layout)
         return (manifest, manifest.textParts)
     }

@@ -91,7 +91,7 @@ package struct XMLWriter {
             guard mayNeedEscaping(bytes) else { return nil }
             var output: [UInt8] = []
             output.reserveCapacity(bytes.count + 16)
-            appendEscaped(bytes, quotes: quotes, to: &output)
+            appendEscaping(bytes, quotes: quotes, to: &output)
             return output
         }
         guard let escaped else { return text }
@@ -111,10 +111,16 @@ package struct XMLWriter {
 
     /// Appends `bytes` to `output`, escaped.
     private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool, to output: inout [UInt8]) {
-        guard mayNeedEscaping(bytes) else {
+        if mayNeedEscaping(bytes) {
+            appendEscaping(bytes, quotes: quotes, to: &output)
+        } else {
             output.append(contentsOf: bytes)
-            return
         }
+    }
+
+    /// Appends `bytes` to `output`, each byte escaping changes changed (`mayNeedEscaping` said
+    /// there may be one).
+    private static func appendEscaping(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool, to output: inout [UInt8]) {
         var copied = 0
         var index = 0
         while index < bytes.count {

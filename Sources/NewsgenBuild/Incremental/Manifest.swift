@@ -200,11 +200,14 @@ package struct Manifest: Sendable, Equatable {
     /// out (the next build renders it); a folder that cannot be, leaves the folders unrecorded
     /// (the next build publishes).
     ///
-    /// A file carried over (one not in `rendered`, whose entry in `previous`, the manifest of
-    /// the site it was carried from, has its fingerprint; each was found on disk as recorded when the build compared
-    /// them) is the very file the previous site had, linked into this one: its identity is taken
-    /// from there, not stat-ed again. Had the file been replaced since, the next build finds
-    /// another identity on disk and renders it.
+    /// With `previous`, the files of the manifest of the site files were carried from, every
+    /// path not in `rendered` must be a file carried over: `previous` records it with its
+    /// fingerprint (a build carries a file only then), and it was found on disk as recorded when
+    /// the build compared them. It is the very file the previous site had, linked into this one:
+    /// its record is taken from there, not stat-ed again, and only the rendered paths are
+    /// examined (rather than ten thousand paths looked up one by one). Had a carried file been
+    /// replaced since, the next build finds another identity on disk and renders it. Without
+    /// `previous`, every file is examined.
     ///
     /// The files examined are those in `examining` (by default `output`): a staging folder,
     /// opened before it is renamed `output`, holds the same files and folders with the same
@@ -212,30 +215,20 @@ package struct Manifest: Sendable, Equatable {
     /// The files are recorded on one core while the folders are examined on another.
     /// Folders the build knows (`folders`) are recorded as known, not stat-ed. `layout`, when
     /// given, holds the folders of the fingerprinted paths, gathered before.
-    ///
-    /// `carriedAsRecorded` says that every path not in `rendered` is in `previous` with its
-    /// fingerprint (a build carries a file only then): the records are then `previous`'s, with
-    /// the rendered paths examined and those the site no longer has left out, rather than ten
-    /// thousand paths looked up one by one.
     package static func recording(_ fingerprints: [String: Fingerprint], output: URL, examining folder: OpenFolder? = nil,
-                                  input: Fingerprint? = nil, previous: [String: Entry] = [:], rendered: Set<String> = [],
-                                  carriedAsRecorded: Bool = false, folders known: KnownFolders? = nil,
-                                  layout: SiteLayout? = nil) -> Manifest {
+                                  input: Fingerprint? = nil, previous: [String: Entry]? = nil, rendered: Set<String> = [],
+                                  folders known: KnownFolders? = nil, layout: SiteLayout? = nil) -> Manifest {
         let opened = folder ?? OpenFolder(output)
         let root = opened?.descriptor ?? -1
         // The folder is held open (its descriptor valid) until both parts are done.
         let (recorded, examined) = withExtendedLifetime(opened) { Parallel.both({ () -> (files: [String: Entry], complete: Bool) in
-            if carriedAsRecorded {
+            if let previous {
                 return recordingRendered(fingerprints, previous: previous, rendered: rendered, root: root)
             }
             var files: [String: Entry] = [:]
             files.reserveCapacity(fingerprints.count)
             var complete = root >= 0
             for (path, fingerprint) in fingerprints {
-                if !rendered.contains(path), let entry = previous[path], entry.fingerprint == fingerprint {
-                    files[path] = entry
-                    continue
-                }
                 guard root >= 0, let disk = stat(path, in: root) else {
                     complete = false
                     continue

@@ -118,7 +118,8 @@ package final class StagingWriter: @unchecked Sendable {
         let thread = Thread { [self] in
             for path in paths {
                 if stopMakingFolders.load(ordering: .relaxed) { break }
-                makeFolders(above: path)
+                // One that cannot be made is left to the writing thread, which reports why.
+                _ = createFolders(above: path)
             }
             condition.lock()
             makingFolders = false
@@ -127,18 +128,6 @@ package final class StagingWriter: @unchecked Sendable {
         }
         thread.name = "newsgen staging folders"
         thread.start()
-    }
-
-    /// Creates the folders above `path` not known to stand, parents first: whether they all
-    /// stand now. One that cannot be made is left to the writing thread, which reports why.
-    @discardableResult
-    private func makeFolders(above path: String) -> Bool {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return true }
-        let folder = String(path[..<slash])
-        if folders.withLock({ $0.contains(folder) }) { return true }
-        guard makeFolders(above: folder), mkdir(stagingPath + "/" + folder, 0o755) == 0 || errno == EEXIST else { return false }
-        folders.withLock { _ = $0.insert(folder) }
-        return true
     }
 
     /// Starts flushing the folder to disk, on a thread of its own, once `path` is written
@@ -310,7 +299,7 @@ package final class StagingWriter: @unchecked Sendable {
         return Publisher.place(file.data, at: stagingPath + "/" + file.path, published: publishedPath.map { $0 + "/" + file.path })
     }
 
-    /// Creates the folders above `path` that do not exist yet, parents first.
+    /// Creates the folders above `path` not known to stand, parents first (on either thread).
     private func createFolders(above path: String) -> PublishError? {
         guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
         let folder = String(path[..<slash])

@@ -56,9 +56,10 @@ package struct Render: BuildStep {
         let plan = try SiteRenderer(templates: templates, content: content).plan(carryingOnceModelled: carrying)
         guard let writer else { return Output(site: try await plan.run(jobDone: done)) }
         // The site's files and folders, gathered once for the checks, the pruning and the record.
-        let layout = SiteLayout(files: plan.paths + [Publisher.markerName])
+        let paths = plan.paths
+        let layout = SiteLayout(files: paths + [Publisher.markerName])
         writer.prepare(keeping: layout)
-        writer.makeFolders(of: plan.paths)
+        writer.makeFolders(of: paths)
         if let lastPage = plan.lastPage { writer.flush(after: lastPage) }
         let checker = SiteValidator.FileChecker(layout: layout, baseURL: baseURL)
         // What planning freed (the model's working sets) goes back before the files are made.
