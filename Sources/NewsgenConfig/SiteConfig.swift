@@ -265,23 +265,19 @@ extension SiteConfig {
     }
 
     private static func isLowercaseOrDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || Text.isASCIIDigit(byte)
     }
 
     /// The URL scheme `raw` begins with (RFC 3986: a letter, then letters, digits, `+`, `-`
     /// and `.`, up to a colon), lowercased; `nil` when it begins with none (a path).
     static func scheme(of raw: String) -> String? {
         let bytes = raw.utf8
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), let first = bytes.first, isASCIILetter(first) else { return nil }
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), let first = bytes.first, Text.isASCIILetter(first) else { return nil }
         let rest = bytes[bytes.index(after: bytes.startIndex)..<colon]
-        guard rest.allSatisfy({ isASCIILetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || "+-.".utf8.contains($0) }) else {
+        guard rest.allSatisfy({ Text.isASCIILetter($0) || Text.isASCIIDigit($0) || "+-.".utf8.contains($0) }) else {
             return nil
         }
         return String(raw[..<colon]).lowercased()
-    }
-
-    private static func isASCIILetter(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 
     private static func newsAPIQuery(_ reader: ConfigReader) throws(ConfigError) -> SourceConfig.NewsAPIQuery {

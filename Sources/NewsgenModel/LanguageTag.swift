@@ -15,11 +15,11 @@ public enum LanguageTag {
     /// Whether `text` is a well-formed language tag, such as `en`, `pt-BR` or `zh-Hant-TW`.
     public static func isWellFormed(_ text: String) -> Bool {
         var subtags = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false).makeIterator()
-        guard let primary = subtags.next(), [2, 3, 5, 6, 7, 8].contains(primary.count), primary.allSatisfy(isLetter) else {
+        guard let primary = subtags.next(), [2, 3, 5, 6, 7, 8].contains(primary.count), primary.allSatisfy(Text.isASCIILetter) else {
             return false
         }
         while let subtag = subtags.next() {
-            guard (1...8).contains(subtag.count), subtag.allSatisfy({ isLetter($0) || isDigit($0) }) else { return false }
+            guard (1...8).contains(subtag.count), subtag.allSatisfy({ Text.isASCIILetter($0) || Text.isASCIIDigit($0) }) else { return false }
         }
         return true
     }
@@ -29,13 +29,5 @@ public enum LanguageTag {
     public static func primaryLanguage(of text: String) -> String? {
         guard isWellFormed(text) else { return nil }
         return String(text.prefix { $0 != "-" }).lowercased()
-    }
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (byte | 0x20) &- UInt8(ascii: "a") < 26
-    }
-
-    private static func isDigit(_ byte: UInt8) -> Bool {
-        byte &- UInt8(ascii: "0") < 10
     }
 }

@@ -84,6 +84,16 @@ package enum Text {
         text.utf8.contains(where: isASCIIWhitespace)
     }
 
+    /// Whether a byte is an ASCII letter, of either case.
+    package static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (byte | 0x20) &- UInt8(ascii: "a") < 26
+    }
+
+    /// Whether a byte is an ASCII digit.
+    package static func isASCIIDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10
+    }
+
     /// Whether a byte is a space, tab, line feed, form feed or carriage return: the white space
     /// of HTML's attribute values (WHATWG's "ASCII whitespace").
     package static func isASCIIWhitespace(_ byte: UInt8) -> Bool {

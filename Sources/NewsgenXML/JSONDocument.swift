@@ -1,4 +1,5 @@
 package import Foundation
+import NewsgenModel
 
 /// newsgen's one JSON tree: a value that remembers the byte offset where it starts (so that a
 /// problem found in a JSON file can point at its line and column; Foundation's parsers keep no
@@ -168,9 +169,9 @@ package struct JSONDocument {
     /// (`True`, `undefined`), or the end of the file.
     private var found: String {
         guard let byte = current else { return "the end of the file" }
-        if Self.isLetter(byte) {
+        if Text.isASCIILetter(byte) {
             var end = index
-            while end < bytes.count, end - index < 20, Self.isLetter(bytes[end]) || Self.isDigit(bytes[end]) { end += 1 }
+            while end < bytes.count, end - index < 20, Text.isASCIILetter(bytes[end]) || Text.isASCIIDigit(bytes[end]) { end += 1 }
             return String(decoding: bytes[index..<end], as: UTF8.self)
         }
         return Self.describe(byte, in: bytes, at: index)
@@ -298,23 +299,23 @@ package struct JSONDocument {
     private mutating func number() throws(JSONSyntaxProblem) -> (Double, String) {
         let start = index
         if current == UInt8(ascii: "-") { index += 1 }
-        guard let first = current, Self.isDigit(first) else { throw problem("expected a digit after '-', found \(found)") }
+        guard let first = current, Text.isASCIIDigit(first) else { throw problem("expected a digit after '-', found \(found)") }
         index += 1
         if first != UInt8(ascii: "0") {
-            while let byte = current, Self.isDigit(byte) { index += 1 }
-        } else if let byte = current, Self.isDigit(byte) {
+            while let byte = current, Text.isASCIIDigit(byte) { index += 1 }
+        } else if let byte = current, Text.isASCIIDigit(byte) {
             throw problem("a number may not start with 0 followed by more digits", at: start)
         }
         if current == UInt8(ascii: ".") {
             index += 1
-            guard let byte = current, Self.isDigit(byte) else { throw problem("expected a digit after the decimal point, found \(found)") }
-            while let byte = current, Self.isDigit(byte) { index += 1 }
+            guard let byte = current, Text.isASCIIDigit(byte) else { throw problem("expected a digit after the decimal point, found \(found)") }
+            while let byte = current, Text.isASCIIDigit(byte) { index += 1 }
         }
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             index += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
-            guard let byte = current, Self.isDigit(byte) else { throw problem("expected a digit in the exponent, found \(found)") }
-            while let byte = current, Self.isDigit(byte) { index += 1 }
+            guard let byte = current, Text.isASCIIDigit(byte) else { throw problem("expected a digit in the exponent, found \(found)") }
+            while let byte = current, Text.isASCIIDigit(byte) { index += 1 }
         }
         // Only checking: every number the grammar above allows reads as a Double (one too large
         // for it reads as infinity), so none is made.
@@ -442,15 +443,7 @@ package struct JSONDocument {
         return value
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-    }
-
     private static let valueKinds = "(an object, array, string, number, true, false or null)"
-
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-    }
 
     /// A byte as a message shows it: `'x'`, `a line break`, `0x0B`.
     private static func describe(_ byte: UInt8) -> String {

@@ -24,7 +24,7 @@ extension Dates {
         var scanner = Scanner(trimming: bytes)
         guard let first = scanner.current else { return nil }
         let fields: Fields?
-        if Scanner.isDigit(first), scanner.digitRunLength >= 4 {
+        if Text.isASCIIDigit(first), scanner.digitRunLength >= 4 {
             fields = ISO8601Grammar.parse(&scanner)
         } else {
             fields = RFC822Grammar.parse(&scanner)
@@ -41,7 +41,7 @@ extension Dates {
     /// also with `-` between day, month and year as in RFC 850.
     private enum RFC822Grammar {
         static func parse(_ s: inout Scanner) -> Fields? {
-            if let first = s.current, Scanner.isLetter(first) {
+            if let first = s.current, Text.isASCIILetter(first) {
                 guard let weekday = s.foldedWord(), Names.foldedWeekdays.contains(where: weekday.abbreviates) else { return nil }
                 _ = s.consume(UInt8(ascii: ",")) || s.consume(UInt8(ascii: "."))
                 s.skipWhitespace()
@@ -55,7 +55,7 @@ extension Dates {
 
             var fields = Fields(year: year, month: monthIndex + 1, day: day.value)
             s.skipWhitespace()
-            if let first = s.current, Scanner.isDigit(first) {
+            if let first = s.current, Text.isASCIIDigit(first) {
                 guard s.clock(into: &fields, iso: false) else { return nil }
                 s.skipWhitespace()
             }
@@ -109,7 +109,7 @@ extension Dates {
     private enum ZoneGrammar {
         static func parse(_ s: inout Scanner) -> Int? {
             guard let first = s.current else { return nil }
-            if Scanner.isLetter(first) {
+            if Text.isASCIILetter(first) {
                 guard let word = s.foldedWord(), let minutes = namedOffsetMinutes(word) else { return nil }
                 if s.current == UInt8(ascii: "+") || s.current == UInt8(ascii: "-") {
                     // `GMT+01:00`, `UTC-5`
@@ -220,7 +220,7 @@ extension Dates.Scanner {
         } else {
             guard digitRunLength == 2 || digitRunLength == 4, let minute = fixed(2) else { return false }
             fields.minute = minute
-            guard let byte = current, Self.isDigit(byte) else { return true }
+            guard let byte = current, Text.isASCIIDigit(byte) else { return true }
             guard let second = fixed(2) else { return false }
             fields.second = second
         }

@@ -31,7 +31,7 @@ extension Dates {
         /// Number of consecutive digits at the cursor.
         var digitRunLength: Int {
             var i = index
-            while i < end, Self.isDigit(bytes[i]) { i += 1 }
+            while i < end, Text.isASCIIDigit(bytes[i]) { i += 1 }
             return i - index
         }
 
@@ -89,7 +89,7 @@ extension Dates {
             guard end - index >= count else { return nil }
             var value = 0
             for _ in 0..<count {
-                guard let byte = current, Self.isDigit(byte) else { return nil }
+                guard let byte = current, Text.isASCIIDigit(byte) else { return nil }
                 value = value * 10 + Int(byte &- UInt8(ascii: "0"))
                 index += 1
             }
@@ -102,7 +102,7 @@ extension Dates {
             var numerator = 0
             var denominator = 1
             var count = 0
-            while let byte = current, Self.isDigit(byte) {
+            while let byte = current, Text.isASCIIDigit(byte) {
                 if count < 9 {
                     numerator = numerator * 10 + Int(byte &- UInt8(ascii: "0"))
                     denominator *= 10
@@ -116,16 +116,8 @@ extension Dates {
         /// Reads a run of ASCII letters; `nil` if it is empty or too long to fold.
         mutating func foldedWord() -> FoldedWord? {
             let start = index
-            while let byte = current, Self.isLetter(byte) { index += 1 }
+            while let byte = current, Text.isASCIILetter(byte) { index += 1 }
             return start < index ? FoldedWord(bytes[start..<index]) : nil
-        }
-
-        static func isDigit(_ byte: UInt8) -> Bool {
-            byte &- UInt8(ascii: "0") < 10
-        }
-
-        static func isLetter(_ byte: UInt8) -> Bool {
-            (byte | 0x20) &- UInt8(ascii: "a") < 26
         }
 
         /// Width of the ASCII whitespace or no-break space (U+00A0) starting at `i`.

@@ -23,7 +23,7 @@ extension Dates {
         var s = Scanner(bytes)
         let generic = "is not an RFC 822 date like \"\(rfc822Example)\""
         var weekday: Int?
-        if let first = s.current, Scanner.isLetter(first) {
+        if let first = s.current, Text.isASCIILetter(first) {
             guard let word = s.foldedWord(), let index = Names.foldedWeekdays.firstIndex(where: word.isThreeLetterAbbreviation),
                   s.consume(comma), s.consume(space) else { return generic }
             weekday = index
@@ -97,7 +97,7 @@ extension Dates.Scanner {
 
     /// Skips an RFC 822 §5.1 zone: `+hhmm`, `-hhmm`, or `UT`, `GMT`, `Z` or a US zone in any case.
     fileprivate mutating func skipRFC822Zone() -> Bool {
-        if let first = current, Self.isLetter(first) {
+        if let first = current, Text.isASCIILetter(first) {
             guard let word = foldedWord() else { return false }
             return Dates.Names.foldedZones.contains { $0.zone.isRFC822 && $0.name == word }
         }
