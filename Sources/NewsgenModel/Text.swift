@@ -7,25 +7,61 @@ package enum Text {
     /// title and summary of every feed, and decoding Characters cost a tenth of a cold parse.
     package static func collapsingWhitespace(_ text: String) -> String {
         var text = text
-        return text.withUTF8 { bytes in
-            var result: [UInt8] = []
-            result.reserveCapacity(bytes.count)
-            var pendingSpace = false
-            var index = 0
-            while index < bytes.count {
-                let length = scalarLength(leadByte: bytes[index])
-                let end = min(index + length, bytes.count)
-                if isWhitespace(bytes, from: index, length: end - index) {
-                    pendingSpace = !result.isEmpty
+        let collapsed: String? = text.withUTF8 { bytes in
+            // Most titles and summaries are collapsed already: one scan says so, and they are kept.
+            isCollapsed(bytes) ? nil : collapse(bytes)
+        }
+        return collapsed ?? text
+    }
+
+    /// Whether `bytes` hold no white space but single spaces between other characters.
+    private static func isCollapsed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        var afterSpace = true  // a space first is one at an end
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                if byte == 0x20 {
+                    if afterSpace { return false }
+                    afterSpace = true
+                } else if (0x09...0x0D).contains(byte) {
+                    return false
                 } else {
-                    if pendingSpace { result.append(0x20) }
-                    pendingSpace = false
-                    result.append(contentsOf: bytes[index..<end])
+                    afterSpace = false
                 }
+                index += 1
+            } else {
+                let end = min(index + scalarLength(leadByte: byte), bytes.count)
+                if isWhitespace(bytes, from: index, length: end - index) { return false }
+                afterSpace = false
                 index = end
             }
-            return String(decoding: result, as: UTF8.self)
         }
+        return !afterSpace || bytes.isEmpty
+    }
+
+    private static func collapse(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var pendingSpace = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let end = byte < 0x80 ? index + 1 : min(index + scalarLength(leadByte: byte), bytes.count)
+            if isWhitespace(bytes, from: index, length: end - index) {
+                pendingSpace = !result.isEmpty
+            } else {
+                if pendingSpace { result.append(0x20) }
+                pendingSpace = false
+                if end == index + 1 {
+                    result.append(byte)
+                } else {
+                    result.append(contentsOf: bytes[index..<end])
+                }
+            }
+            index = end
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// The length of the UTF-8 sequence a lead byte starts (the text is valid UTF-8).

@@ -16,7 +16,9 @@ package enum URLNormalizer {
     /// lowercase letters, digits, dots and hyphens (no port, no user), and a path of unreserved
     /// characters that does not end in "/" and has no "." segment; no query, no fragment, no
     /// escapes. Anything else is left to URLComponents (a test checks both give the same).
-    static func isNormalized(_ string: String) -> Bool {
+    /// Such a string is also what Foundation's URL would make of it, so readers and checks use
+    /// this test to skip parsing most links.
+    package static func isNormalized(_ string: String) -> Bool {
         // On the string's own bytes when it has them in one piece (a native string always does):
         // stepping through a Substring's UTF-8 view took about half a microsecond a URL, and the
         // model asks for every story's.
@@ -105,6 +107,11 @@ package enum URLNormalizer {
     /// Anything else (`javascript:`, `data:`, `file:`, garbage) is dropped.
     public static func absoluteHTTP(_ string: String?, base: URL?) -> String? {
         guard let raw = string?.trimmedWhitespace, !raw.isEmpty else { return nil }
+        return isNormalized(raw) ? raw : absoluteHTTPByURL(raw, base: base)
+    }
+
+    /// `absoluteHTTP` through Foundation's URL, for any trimmed, non-empty string.
+    static func absoluteHTTPByURL(_ raw: String, base: URL?) -> String? {
         let resolved: URL?
         if let url = URL(string: raw), url.scheme != nil {
             resolved = url
@@ -116,5 +123,12 @@ package enum URLNormalizer {
         guard let url = resolved, let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else { return nil }
         return url.absoluteString
+    }
+
+    /// The host of an absolute URL, as Foundation's URL gives it.
+    package static func host(of string: String) -> String? {
+        guard isNormalized(string) else { return URL(string: string)?.host }
+        let afterScheme = string.utf8.dropFirst(string.utf8.starts(with: "https://".utf8) ? 8 : 7)
+        return String(afterScheme.prefix { $0 != UInt8(ascii: "/") })
     }
 }

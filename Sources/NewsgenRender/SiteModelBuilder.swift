@@ -347,7 +347,7 @@ final class SiteModelBuilder: Sendable {
             content: ArticleContent(
                 article: row(article, root: root), categories: article.categories,
                 tags: allTags, hasTags: !allTags.isEmpty, url: article.url,
-                domain: article.url.flatMap(URL.init(string:))?.host,
+                domain: article.url.flatMap(URLNormalizer.host(of:)),
                 body: article.content.map { siteLinks(in: $0, root: root) }
             )
         )

@@ -113,6 +113,7 @@ struct FeedRules {
     }
 
     static func isAbsoluteHTTP(_ text: String) -> Bool {
+        if URLNormalizer.isNormalized(text) { return true }
         let scheme = SiteFiles.scheme(of: text)
         guard scheme == "http" || scheme == "https", !Text.containsASCIIWhitespace(text),
               let url = URL(string: text), let host = url.host, !host.isEmpty else { return false }

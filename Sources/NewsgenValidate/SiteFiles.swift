@@ -77,23 +77,39 @@ struct SiteFiles: Sendable {
 
     /// Resolves a path without query, fragment or percent-escapes.
     private func resolve(path: UnsafeBufferPointer<UInt8>, from page: String) -> Target {
+        var page = page
+        return page.withUTF8 { resolve(path: path, fromPage: $0) }
+    }
+
+    private func resolve(path: UnsafeBufferPointer<UInt8>, fromPage page: UnsafeBufferPointer<UInt8>) -> Target {
         let slash = Self.slash, dot = Self.dot
-        // The target is built in one byte buffer: pages hold thousands of relative links, and a
-        // String per path component made this the largest part of validating a page.
+        // The target is built in one byte buffer, its components found by index: pages hold
+        // thousands of relative links, and a String, then an array of slices, per link made
+        // this the largest part of validating a page.
         var target: [UInt8] = []
-        target.reserveCapacity(page.utf8.count + path.count)
-        if path.first != slash, let end = page.utf8.lastIndex(of: slash) {
-            target.append(contentsOf: page.utf8[..<end])
+        target.reserveCapacity(page.count + path.count + 1)
+        if path.first != slash, let end = page.lastIndex(of: slash) {
+            target.append(contentsOf: UnsafeBufferPointer(rebasing: page[..<end]))
         }
-        for component in path.split(separator: slash, omittingEmptySubsequences: true) {
-            if component.count == 1 && component.first == dot { continue }
-            if component.count == 2 && component.allSatisfy({ $0 == dot }) {
+        var start = 0
+        while start < path.count {
+            var end = start
+            while end < path.count && path[end] != slash { end += 1 }
+            switch end - start {
+            case 0:
+                break
+            case 1 where path[start] == dot:
+                break
+            case 2 where path[start] == dot && path[start + 1] == dot:
                 if target.isEmpty { return .outside }
-                target.removeSubrange((target.lastIndex(of: slash) ?? 0)...)
-                continue
+                var last = target.count - 1
+                while last > 0 && target[last] != slash { last -= 1 }
+                target.removeLast(target.count - last)
+            default:
+                if !target.isEmpty { target.append(slash) }
+                target.append(contentsOf: UnsafeBufferPointer(rebasing: path[start..<end]))
             }
-            if !target.isEmpty { target.append(slash) }
-            target.append(contentsOf: component)
+            start = end + 1
         }
         var resolved = String(decoding: target, as: UTF8.self)
         if Self.namesFolder(path) || directories.contains(resolved) {

@@ -1,4 +1,5 @@
 import Foundation
+import NewsgenModel
 /// An XML element copied out of libxml2's tree into plain Swift values.
 ///
 /// Feed readers work on this, never on C pointers: the document is freed as soon
@@ -46,6 +47,7 @@ package struct XMLElement: Sendable {
 
     /// `reference` resolved against `base` (RFC 3986), or `nil` when `base` is not an absolute URL.
     package static func resolve(_ reference: String, against base: String?) -> String? {
+        if URLNormalizer.isNormalized(reference) { return reference }
         if let url = URL(string: reference), url.scheme != nil { return reference }
         guard let base, let baseURL = URL(string: base), baseURL.scheme != nil else { return nil }
         return URL(string: reference, relativeTo: baseURL)?.absoluteString

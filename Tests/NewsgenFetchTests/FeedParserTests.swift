@@ -156,6 +156,27 @@ struct FeedParserTests {
         #expect(article.summary == "safe text")
     }
 
+    @Test("An image named only in a summary's markup, whatever the case of its tag")
+    func imageInSummaryMarkup() throws {
+        let feed = try TestSupport.parse("""
+            <rss version="2.0"><channel><title>t</title><link>https://news.example/</link>
+            <item><title>Upper</title><link>https://news.example/1</link>
+              <description>&lt;p&gt;Text &lt;IMG SRC="/pics/1.jpg" ALT=""&gt;&lt;/p&gt;</description></item>
+            <item><title>Mixed</title><link>https://news.example/2</link>
+              <description>&lt;ImG alt="" src="https://img.example/2.png"/&gt; and words</description></item>
+            <item><title>Escaped</title><link>https://news.example/3</link>
+              <description>&amp;lt;img src="https://img.example/3.png"&amp;gt; is how a page shows a picture</description></item>
+            <item><title>Other tag</title><link>https://news.example/4</link>
+              <description>&lt;imgx src="https://img.example/4.png"&gt;&lt;/imgx&gt; &lt;im</description></item>
+            </channel></rss>
+            """)
+        let images = Dictionary(uniqueKeysWithValues: feed.articles(sourceID: "s", base: nil, limit: 10).map { ($0.title, $0.imageURL) })
+        #expect(images["Upper"] == "https://news.example/pics/1.jpg", "an upper-case tag, its src resolved against the channel")
+        #expect(images["Mixed"] == "https://img.example/2.png")
+        #expect(images["Escaped"] == .some(nil), "text that shows a tag is not one")
+        #expect(images["Other tag"] == .some(nil), "<imgx> is not an image, and a cut-off \"<im\" is read safely")
+    }
+
     @Test("External entities and DTDs are never loaded")
     func externalEntities() throws {
         let secret = try TestSupport.temporaryFolder().appendingPathComponent("secret.txt")

@@ -74,6 +74,15 @@ struct URLNormalizerTests {
         }
         #expect(fast > 1_000, "the random URLs exercise the fast path")
         #expect(URLNormalizer.isNormalized("https://example.com/2026/11/21/harbour-reopens.html"))
+
+        // The readers and checks take a URL in this form as Foundation's URL would read it.
+        let base = URL(string: "https://base.example/feed/")
+        for url in tricky + random {
+            #expect(URLNormalizer.host(of: url) == URL(string: url)?.host, "\(url.debugDescription)")
+            let trimmed = url.trimmedWhitespace
+            guard !trimmed.isEmpty else { continue }
+            #expect(URLNormalizer.absoluteHTTP(url, base: base) == URLNormalizer.absoluteHTTPByURL(trimmed, base: base), "\(url.debugDescription)")
+        }
     }
 }
 

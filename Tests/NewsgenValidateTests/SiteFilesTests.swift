@@ -45,6 +45,38 @@ struct SiteFilesTests {
         #expect(site.resolve(reference, from: page) == target)
     }
 
+    @Test("paths made of random components resolve as a list of components would, from pages at every depth")
+    func randomPaths() {
+        let pieces = ["", ".", "..", "...", "sources", "bbc", "assets", "style.css", "index.html", "x"]
+        let pages = ["index.html", "sources/index.html", "sources/bbc/index.html", "assets/style.css", "a/b/c/d.html"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let count = Int.random(in: 1...6, using: &generator)
+            let path = (0..<count).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined(separator: "/")
+            // "//host/..." is a protocol-relative URL, not a path.
+            guard !path.isEmpty, !path.hasPrefix("//"), let page = pages.randomElement(using: &generator) else { continue }
+            #expect(site.resolve(path, from: page) == Self.resolvedByComponents(path, from: page, in: site), "\(path) from \(page)")
+        }
+    }
+
+    /// Where a path without query, fragment or escapes leads, worked out on a list of components.
+    static func resolvedByComponents(_ path: String, from page: String, in site: SiteFiles) -> SiteFiles.Target {
+        var components = path.hasPrefix("/") ? [] : Array(page.split(separator: "/").dropLast())
+        for component in path.split(separator: "/") where component != "." {
+            if component != ".." {
+                components.append(component)
+            } else if components.popLast() == nil {
+                return .outside
+            }
+        }
+        var resolved = components.joined(separator: "/")
+        let last = path.split(separator: "/", omittingEmptySubsequences: false).last
+        if path.hasSuffix("/") || last == "." || last == ".." || site.directories.contains(resolved) {
+            resolved = resolved.isEmpty ? "index.html" : resolved + "/index.html"
+        }
+        return site.files.contains(resolved) ? .file(resolved) : .missing(resolved)
+    }
+
     @Test("every folder a file stands in is known, with its parents, whichever file names it first")
     func folders() {
         let nested = SiteFiles(files: ["a/b/c/d.html", "a/b/e.html", "a/x/y/z.html", "top.html", "a/b/c/f.html"])
