@@ -2,14 +2,14 @@
 ///
 /// Typed, so that a lookup while rendering is a switch and a comparison of names, never a
 /// dynamic cast of `Any` (which was most of rendering with swift-mustache).
-indirect enum TemplateValue: Sendable {
+enum TemplateValue: Sendable {
     case string(String)
     case bool(Bool)
     case int(Int)
     case list([TemplateValue])
     case object(TemplateObject)
     /// A list whose items are made as the renderer reaches them (`LazyTemplateList`).
-    case lazyList(LazyTemplateList)
+    indirect case lazyList(LazyTemplateList)
     /// A `nil` optional: a lookup that finds it goes on up the context stack, as one that finds
     /// no such name does, so objects can keep one fixed list of names.
     case null
