@@ -42,7 +42,14 @@ enum SitePaths {
 
     /// The relative prefix from a page back to the site root ("../../" for "sources/bbc/").
     static func root(fromPage page: String) -> String {
-        String(repeating: "../", count: page.split(separator: "/").count)
+        // Counted on the bytes: every article page asks, and splitting the path made an array.
+        var components = 0
+        var previous = UInt8(ascii: "/")
+        for byte in page.utf8 {
+            if previous == UInt8(ascii: "/") && byte != UInt8(ascii: "/") { components += 1 }
+            previous = byte
+        }
+        return String(repeating: "../", count: components)
     }
 }
 

@@ -80,17 +80,16 @@ struct PageRules {
         var ids: [String: Int] = [:]
         /// Elements seen so far on the current line, by name, to tell same-named ones apart.
         var line = 0
-        var onLine: [String: Int] = [:]
+        var onLine = NameCounts()
 
         mutating func visit(_ element: ElementView, depth: Int, rules: PageRules, problems: inout FileProblems) {
             let elementLine = element.line
             if elementLine != line {
                 line = elementLine
-                onLine.removeAll(keepingCapacity: true)
+                onLine.removeAll()
             }
             let name = element.name
-            let occurrence = onLine[name, default: 0]
-            onLine[name] = occurrence + 1
+            let occurrence = onLine.count(name)
 
             switch depth {
             case 0:
@@ -124,6 +123,40 @@ struct PageRules {
             rules.checkLink("href", of: element, occurrence: occurrence, into: &problems)
             rules.checkLink("src", of: element, occurrence: occurrence, into: &problems)
             rules.checkLink("action", of: element, occurrence: occurrence, into: &problems)
+        }
+    }
+
+    /// How many elements of each name a line has had. A line holds a handful of names, so a
+    /// short list is searched (hashing every element's name was a tenth of checking a page);
+    /// a line of many names, such as a minified page, moves them to a dictionary.
+    struct NameCounts {
+        private static let listLimit = 16
+        private var list: [(name: String, count: Int)] = []
+        private var dictionary: [String: Int] = [:]
+
+        mutating func removeAll() {
+            list.removeAll(keepingCapacity: true)
+            if !dictionary.isEmpty { dictionary.removeAll() }
+        }
+
+        /// How many elements named `name` came before on the line; counts this one.
+        mutating func count(_ name: String) -> Int {
+            if !dictionary.isEmpty {
+                defer { dictionary[name, default: 0] += 1 }
+                return dictionary[name, default: 0]
+            }
+            if let index = list.firstIndex(where: { $0.name == name }) {
+                defer { list[index].count += 1 }
+                return list[index].count
+            }
+            if list.count < Self.listLimit {
+                list.append((name, 1))
+            } else {
+                dictionary = Dictionary(uniqueKeysWithValues: list.map { ($0.name, $0.count) })
+                dictionary[name] = 1
+                list.removeAll(keepingCapacity: true)
+            }
+            return 0
         }
     }
 

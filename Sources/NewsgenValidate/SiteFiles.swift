@@ -112,7 +112,10 @@ struct SiteFiles: Sendable {
             start = end + 1
         }
         var resolved = String(decoding: target, as: UTF8.self)
-        if Self.namesFolder(path) || directories.contains(resolved) {
+        // A path names a file or a folder, never both: most links name a file, found at once.
+        let namesFolder = Self.namesFolder(path)
+        if !namesFolder && files.contains(resolved) { return .file(resolved) }
+        if namesFolder || directories.contains(resolved) {
             resolved = resolved.isEmpty ? "index.html" : resolved + "/index.html"
         }
         return files.contains(resolved) ? .file(resolved) : .missing(resolved)

@@ -19,9 +19,8 @@ enum FileKind: Hashable, Sendable {
     case other
 
     init(path: String) {
-        let name = path.split(separator: "/").last.map { $0.lowercased() } ?? ""
-        let ext = name.split(separator: ".").count > 1 ? String(name.split(separator: ".").last ?? "") : ""
-        switch ext {
+        let name = (path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[path.utf8.index(after: $0)...] } ?? path[...]).lowercased()
+        switch Self.fileExtension(of: name) {
         case "html", "htm": self = .page
         case "rss": self = .rss
         case "atom": self = .atom
@@ -31,6 +30,19 @@ enum FileKind: Hashable, Sendable {
         case "xhtml", "svg": self = .xml
         default: self = .other
         }
+    }
+
+    /// The last of a name's dot-separated parts, when it has two that are not empty ("a.html.",
+    /// ".a.html" and "a..html" end in "html"; ".html" has none). Found on the bytes, without
+    /// splitting: every file of a build is asked.
+    static func fileExtension(of name: String) -> Substring {
+        let dot = UInt8(ascii: ".")
+        let bytes = name.utf8
+        guard let last = bytes.lastIndex(where: { $0 != dot }) else { return "" }
+        let trimmed = bytes[...last]
+        guard let separator = trimmed.lastIndex(of: dot),
+              trimmed[..<separator].contains(where: { $0 != dot }) else { return "" }
+        return name[bytes.index(after: separator)..<bytes.index(after: last)]
     }
 
     var schemaRule: ValidationRule? {

@@ -53,3 +53,15 @@ struct FingerprintHasherTests {
         digest.map { String(format: "%02x", $0) }.joined()
     }
 }
+
+@Suite("Relative roots")
+struct RelativeRootTests {
+    @Test("a page's way back to the site's root: one ../ per component of its path", arguments: [
+        ("", ""), ("index.html", "../"), ("articles/story/", "../../"), ("archive/2026/11/24/", "../../../../"),
+        ("a//b", "../../"), ("/a/", "../"),
+    ])
+    func root(_ page: String, _ root: String) {
+        #expect(SitePaths.root(fromPage: page) == root)
+        #expect(root == String(repeating: "../", count: page.split(separator: "/").count))
+    }
+}
