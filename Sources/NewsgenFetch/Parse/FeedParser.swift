@@ -109,6 +109,11 @@ extension XMLElement {
 
     /// The first image found in Media RSS elements (`media:thumbnail`, `media:content`, also inside `media:group`).
     var mediaImage: String? {
+        Self.mediaImage(among: children)
+    }
+
+    /// The first image the Media RSS elements among `children` name.
+    static func mediaImage(among children: [XMLElement]) -> String? {
         for child in children where Namespace.isMedia(child.namespace) {
             switch child.name {
             case "thumbnail":

@@ -3,59 +3,79 @@ import NewsgenXML
 
 /// Reads RSS 2.0 (and the 0.9x family) and RSS 1.0 (RDF) documents.
 enum RSSReader {
-    /// The namespaces RSS's own elements may be in, depending on the version.
-    private static let ownNamespaces: Set<String?> = [nil, Namespace.rss1, Namespace.rss090, Namespace.userland]
+    /// Whether an element is in one of the namespaces RSS's own elements may be in, depending
+    /// on the version (none, RSS 1.0, RSS 0.90, Userland's).
+    private static func isOwn(_ element: XMLElement) -> Bool {
+        guard let namespace = element.namespace else { return true }
+        return namespace == Namespace.rss1 || namespace == Namespace.rss090 || namespace == Namespace.userland
+    }
 
     static func read(_ root: XMLElement, format: FeedFormat) -> ParsedFeed {
-        let channel = root.children.first { $0.name == "channel" && ownNamespaces.contains($0.namespace) }
+        let rootChildren = root.children
+        let channel = rootChildren.first { $0.name == "channel" && isOwn($0) }
+        let channelChildren = channel?.children ?? []
         // RSS 2.0 keeps items in the channel; RSS 1.0 puts them beside it.
-        let items = (channel?.children ?? []) + root.children
-        let channelAuthor = channel.flatMap { channel in
-            channel.childText("creator", in: Namespace.dublinCore) ?? ownText(channel, "managingEditor").map(authorName)
-                ?? channel.childText("author", in: Namespace.itunes)
+        let items = channelChildren + rootChildren
+        let channelAuthor = channel.flatMap { _ in
+            text(of: first("creator", in: Namespace.dublinCore, of: channelChildren))
+                ?? ownText(channelChildren, "managingEditor").map(authorName)
+                ?? text(of: first("author", in: Namespace.itunes, of: channelChildren))
         }
-        let title = channel.flatMap { ownText($0, "title") }.map { FeedText.html($0).plainText }.flatMap { $0.isEmpty ? nil : $0 }
-            ?? channel?.childText("title", in: Namespace.dublinCore)
+        let title = channel.flatMap { _ in ownText(channelChildren, "title") }.map { FeedText.html($0).plainText }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? text(of: first("title", in: Namespace.dublinCore, of: channelChildren))
         return ParsedFeed(
             format: format,
             title: title,
-            homepage: channel.flatMap { channel in own(channel, "link").flatMap { $0.resolving($0.text) } },
-            items: items.filter { $0.name == "item" && ownNamespaces.contains($0.namespace) }.map { readItem($0, channelAuthor: channelAuthor) }
+            homepage: own(channelChildren, "link").flatMap { $0.resolving($0.text) },
+            items: items.filter { $0.name == "item" && isOwn($0) }.map { readItem($0, channelAuthor: channelAuthor) }
         )
     }
 
-    /// The first of RSS's own children with this name that holds text.
-    private static func own(_ element: XMLElement, _ name: String) -> XMLElement? {
-        element.children.first {
-            $0.name == name && ownNamespaces.contains($0.namespace) && !$0.text.trimmedWhitespace.isEmpty
-        }
+    /// The first of RSS's own elements among `children` with this name that holds text.
+    private static func own(_ children: [XMLElement], _ name: String) -> XMLElement? {
+        children.first { $0.name == name && isOwn($0) && !$0.text.trimmedWhitespace.isEmpty }
     }
 
-    private static func ownText(_ element: XMLElement, _ name: String) -> String? {
-        own(element, name)?.text.trimmedWhitespace
+    private static func ownText(_ children: [XMLElement], _ name: String) -> String? {
+        own(children, name)?.text.trimmedWhitespace
     }
 
+    /// The first element among `children` with this name in this namespace.
+    private static func first(_ name: String, in namespace: String, of children: [XMLElement]) -> XMLElement? {
+        children.first { $0.name == name && $0.namespace == namespace }
+    }
+
+    /// An element's trimmed text, `nil` when it is blank (as `XMLElement.childText` gives it).
+    private static func text(of element: XMLElement?) -> String? {
+        guard let text = element?.text.trimmedWhitespace, !text.isEmpty else { return nil }
+        return text
+    }
+
+    /// An item's fields. Its children are listed once and every field is looked for among them:
+    /// listing them for each field was most of reading a feed.
     private static func readItem(_ item: XMLElement, channelAuthor: String?) -> FeedItem {
+        let children = item.children
         var entry = FeedItem()
-        entry.title = ownText(item, "title").map(FeedText.html)
-            ?? (item.childText("title", in: Namespace.dublinCore) ?? item.childText("title", in: Namespace.media)
-                ?? item.childText("title", in: Namespace.mediaAlternate)).map(FeedText.plain)
-        if let description = own(item, "description") {
+        entry.title = ownText(children, "title").map(FeedText.html)
+            ?? (text(of: first("title", in: Namespace.dublinCore, of: children)) ?? text(of: first("title", in: Namespace.media, of: children))
+                ?? text(of: first("title", in: Namespace.mediaAlternate, of: children))).map(FeedText.plain)
+        if let description = own(children, "description") {
             entry.summary = .html(description.text.trimmedWhitespace)
             entry.contentBase = description.base
         }
-        if let encoded = item.child("encoded", in: Namespace.content), let html = item.childText("encoded", in: Namespace.content) {
+        let encoded = first("encoded", in: Namespace.content, of: children)
+        if let encoded, let html = text(of: encoded) {
             entry.content = .html(html)
             entry.contentBase = encoded.base
-        } else if let body = item.children.first(where: { $0.name == "body" && ($0.namespace == nil || $0.namespace == Namespace.xhtml) })
-                    ?? item.child("div", in: Namespace.xhtml) {
+        } else if let body = children.first(where: { $0.name == "body" && ($0.namespace == nil || $0.namespace == Namespace.xhtml) })
+                    ?? first("div", in: Namespace.xhtml, of: children) {
             entry.content = .xhtml(body)
             entry.contentBase = body.base
         }
-        if let link = own(item, "link") {
+        if let link = own(children, "link") {
             entry.link = link.resolving(link.text)
         }
-        if let guid = own(item, "guid") {
+        if let guid = own(children, "guid") {
             let value = guid.text.trimmedWhitespace
             entry.guid = value
             // A guid is a permalink unless it says otherwise; use it as the link when there is none.
@@ -66,28 +86,29 @@ enum RSSReader {
         if entry.guid == nil, let about = item.attribute("about", in: Namespace.rdf) {
             entry.guid = about
         }
-        entry.author = item.childText("creator", in: Namespace.dublinCore)
-            ?? ownText(item, "author").map(authorName)
-            ?? item.childText("author", in: Namespace.itunes)
-            ?? item.child("author", in: Namespace.atom)?.childText("name", in: Namespace.atom)
+        entry.author = text(of: first("creator", in: Namespace.dublinCore, of: children))
+            ?? ownText(children, "author").map(authorName)
+            ?? text(of: first("author", in: Namespace.itunes, of: children))
+            ?? first("author", in: Namespace.atom, of: children)?.childText("name", in: Namespace.atom)
             ?? channelAuthor
         // `<source url="…">Outlet</source>`: the outlet an aggregating feed took the item from.
-        entry.outlet = ownText(item, "source")
-        let date = ownText(item, "pubDate") ?? item.childText("date", in: Namespace.dublinCore)
-            ?? item.childText("published", in: Namespace.atom) ?? item.childText("updated", in: Namespace.atom)
-            ?? item.childText("issued", in: Namespace.dcTerms) ?? item.childText("created", in: Namespace.dcTerms)
-            ?? item.childText("modified", in: Namespace.dcTerms)
+        entry.outlet = ownText(children, "source")
+        let date = ownText(children, "pubDate") ?? text(of: first("date", in: Namespace.dublinCore, of: children))
+            ?? text(of: first("published", in: Namespace.atom, of: children)) ?? text(of: first("updated", in: Namespace.atom, of: children))
+            ?? text(of: first("issued", in: Namespace.dcTerms, of: children)) ?? text(of: first("created", in: Namespace.dcTerms, of: children))
+            ?? text(of: first("modified", in: Namespace.dcTerms, of: children))
         entry.published = date.flatMap(Dates.parse)
-        entry.categories = item.children
-            .filter { ($0.name == "category" && ownNamespaces.contains($0.namespace)) || ($0.name == "subject" && $0.namespace == Namespace.dublinCore) }
+        entry.categories = children
+            .filter { ($0.name == "category" && isOwn($0)) || ($0.name == "subject" && $0.namespace == Namespace.dublinCore) }
             .map { $0.text.trimmedWhitespace }
-        entry.image = item.resolving(item.mediaImage ?? enclosureImage(item) ?? item.child("image", in: Namespace.itunes)?.attribute("href"))
+        entry.image = item.resolving(XMLElement.mediaImage(among: children) ?? enclosureImage(children)
+            ?? first("image", in: Namespace.itunes, of: children)?.attribute("href"))
         return entry
     }
 
     /// `<enclosure>` of an image type (or, without a type, with an image's file extension).
-    private static func enclosureImage(_ item: XMLElement) -> String? {
-        for enclosure in item.children where enclosure.name == "enclosure" && ownNamespaces.contains(enclosure.namespace) {
+    private static func enclosureImage(_ children: [XMLElement]) -> String? {
+        for enclosure in children where enclosure.name == "enclosure" && isOwn(enclosure) {
             guard let url = enclosure.attribute("url") else { continue }
             if let type = enclosure.attribute("type")?.lowercased() {
                 if type.hasPrefix("image/") { return url }
