@@ -37,10 +37,10 @@ struct JSONBytes: ~Copyable {
         text.withUTF8 { bytes in
             buffer.append("\"")
             var runStart = 0
-            for (offset, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+            while let offset = Self.firstToEscape(in: bytes, from: runStart) {
                 buffer.append(UnsafeBufferPointer(rebasing: bytes[runStart..<offset]))
                 runStart = offset + 1
-                switch byte {
+                switch bytes[offset] {
                 case 0x22: buffer.append("\\\"")
                 case 0x5C: buffer.append("\\\\")
                 case 0x0A: buffer.append("\\n")
@@ -48,12 +48,35 @@ struct JSONBytes: ~Copyable {
                 case 0x09: buffer.append("\\t")
                 case 0x08: buffer.append("\\b")
                 case 0x0C: buffer.append("\\f")
-                default: buffer.append(Self.unicodeEscape(byte))
+                default: buffer.append(Self.unicodeEscape(bytes[offset]))
                 }
             }
             buffer.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
             buffer.append("\"")
         }
+    }
+
+    /// The offset of the first byte from `start` on that JSON escapes: a control character, `"`
+    /// or `\`. Eight bytes are tested at once while none of them is one (the search index and
+    /// the JSON Feeds are mostly text with nothing to escape).
+    private static func firstToEscape(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let quotes = word ^ (0x22 &* ones), backslashes = word ^ (0x5C &* ones)
+            // A byte below 0x20, or a zero byte of `quotes` or `backslashes`, sets its high bit.
+            let found = ((word &- 0x20 &* ones) & ~word) | ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
+            if found & highs != 0 { break }
+            index += 8
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// `["a","b"]`.

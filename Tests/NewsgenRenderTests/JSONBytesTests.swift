@@ -28,6 +28,16 @@ struct JSONBytesTests {
         #expect(Self.written { $0.string("2026-11-21T08:00:00Z".prefix(10)) } == #""2026-11-21""#, "a substring")
     }
 
+    @Test("random texts of every length, with what needs escaping anywhere in them, as JSONEncoder writes them")
+    func randomStrings() throws {
+        let pieces = ["a", "Z", " ", "/", "\"", "\\", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "日", "👩‍👧", "\u{2028}", "~", "0"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            #expect(Self.written { $0.string(text) } == (try Self.encoded(text)), "\(Array(text.unicodeScalars.map(\.value)))")
+        }
+    }
+
     @Test("objects and arrays: members with commas between them, strings and integers in lists")
     func structure() throws {
         struct Value: Encodable { var a: Int; var b: [String]; var c: String }
