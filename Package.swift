@@ -44,6 +44,12 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
         .systemLibrary(name: "CNewsgenShims"),
+        // The executable's allocator on Linux: jemalloc (libjemalloc-dev; allocator.c says why).
+        // Linked before the C library, so that its malloc and free are everyone's in the process.
+        .target(
+            name: "CNewsgenAllocator",
+            linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
+        ),
         // Value types: articles, sources, dates, language tags, text, slugs, URLs.
         .target(
             name: "NewsgenModel",
@@ -114,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "newsgen",
             dependencies: [
-                "NewsgenModel", "NewsgenConfig", "NewsgenFetch", "NewsgenValidate", "NewsgenBuild",
+                "NewsgenModel", "NewsgenConfig", "NewsgenFetch", "NewsgenValidate", "NewsgenBuild", "CNewsgenAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -3,6 +3,10 @@ import Foundation
 
 /// How a build asks the C allocator to give memory back to the system.
 ///
+/// These tune glibc's allocator. The newsgen executable allocates with jemalloc on Linux
+/// (CNewsgenAllocator), which has its own settings; there they change nothing, and they serve
+/// wherever the library runs on glibc's allocator (its tests, another program).
+///
 /// A large build frees a lot at once (the feeds' parse trees once read, pages of tens of
 /// megabytes once written), and glibc's allocator keeps what is freed for reuse: at 100,000
 /// articles the process held about 590 MiB at its peak for a heap of 325 MB. Elsewhere than

@@ -69,6 +69,19 @@ struct CLITests {
         return folder
     }
 
+    #if os(Linux)
+    @Test("on Linux the binary allocates with the jemalloc linked into it, with its own settings")
+    func allocator() async throws {
+        // jemalloc prints its statistics at exit when MALLOC_CONF asks; glibc ignores the variable.
+        let run = try await newsgen(["--version"], environment: ["MALLOC_CONF": "stats_print:true"])
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("jemalloc statistics"), "\(run.stderr.prefix(200))")
+        #expect(run.stderr.contains(#"opt.percpu_arena: "percpu""#))
+        #expect(run.stderr.contains("opt.dirty_decay_ms: 500"))
+        #expect(run.stderr.contains("opt.muzzy_decay_ms: 0"))
+    }
+    #endif
+
     @Test("the sample site builds offline, silently, with exit status 0")
     func buildSample() async throws {
         let site = try sampleSite()
