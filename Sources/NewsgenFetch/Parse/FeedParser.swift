@@ -101,10 +101,13 @@ package enum FeedParser {
 extension XMLElement {
     /// Trimmed text of the first child with this name, or `nil` when absent or blank.
     func childText(_ name: String, in namespace: String? = nil) -> String? {
-        guard let text = child(name, in: namespace)?.text.trimmedWhitespace, !text.isEmpty else {
-            return nil
-        }
-        return text
+        child(name, in: namespace)?.nonBlankText
+    }
+
+    /// The element's trimmed text, or `nil` when it is blank.
+    var nonBlankText: String? {
+        let text = text.trimmedWhitespace
+        return text.isEmpty ? nil : text
     }
 
     /// The first image found in Media RSS elements (`media:thumbnail`, `media:content`, also inside `media:group`).

@@ -16,13 +16,12 @@ enum RSSReader {
         let channelChildren = channel?.children ?? []
         // RSS 2.0 keeps items in the channel; RSS 1.0 puts them beside it.
         let items = channelChildren + rootChildren
-        let channelAuthor = channel.flatMap { _ in
-            text(of: first("creator", in: Namespace.dublinCore, of: channelChildren))
-                ?? ownText(channelChildren, "managingEditor").map(authorName)
-                ?? text(of: first("author", in: Namespace.itunes, of: channelChildren))
-        }
-        let title = channel.flatMap { _ in ownText(channelChildren, "title") }.map { FeedText.html($0).plainText }.flatMap { $0.isEmpty ? nil : $0 }
-            ?? text(of: first("title", in: Namespace.dublinCore, of: channelChildren))
+        // Without a channel there are no channel children, and so none of these.
+        let channelAuthor = first("creator", in: Namespace.dublinCore, of: channelChildren)?.nonBlankText
+            ?? ownText(channelChildren, "managingEditor").map(authorName)
+            ?? first("author", in: Namespace.itunes, of: channelChildren)?.nonBlankText
+        let title = ownText(channelChildren, "title").map { FeedText.html($0).plainText }.flatMap { $0.isEmpty ? nil : $0 }
+            ?? first("title", in: Namespace.dublinCore, of: channelChildren)?.nonBlankText
         return ParsedFeed(
             format: format,
             title: title,
@@ -45,26 +44,20 @@ enum RSSReader {
         children.first { $0.name == name && $0.namespace == namespace }
     }
 
-    /// An element's trimmed text, `nil` when it is blank (as `XMLElement.childText` gives it).
-    private static func text(of element: XMLElement?) -> String? {
-        guard let text = element?.text.trimmedWhitespace, !text.isEmpty else { return nil }
-        return text
-    }
-
     /// An item's fields. Its children are listed once and every field is looked for among them:
     /// listing them for each field was most of reading a feed.
     private static func readItem(_ item: XMLElement, channelAuthor: String?) -> FeedItem {
         let children = item.children
         var entry = FeedItem()
         entry.title = ownText(children, "title").map(FeedText.html)
-            ?? (text(of: first("title", in: Namespace.dublinCore, of: children)) ?? text(of: first("title", in: Namespace.media, of: children))
-                ?? text(of: first("title", in: Namespace.mediaAlternate, of: children))).map(FeedText.plain)
+            ?? (first("title", in: Namespace.dublinCore, of: children)?.nonBlankText ?? first("title", in: Namespace.media, of: children)?.nonBlankText
+                ?? first("title", in: Namespace.mediaAlternate, of: children)?.nonBlankText).map(FeedText.plain)
         if let description = own(children, "description") {
             entry.summary = .html(description.text.trimmedWhitespace)
             entry.contentBase = description.base
         }
         let encoded = first("encoded", in: Namespace.content, of: children)
-        if let encoded, let html = text(of: encoded) {
+        if let encoded, let html = encoded.nonBlankText {
             entry.content = .html(html)
             entry.contentBase = encoded.base
         } else if let body = children.first(where: { $0.name == "body" && ($0.namespace == nil || $0.namespace == Namespace.xhtml) })
@@ -86,17 +79,17 @@ enum RSSReader {
         if entry.guid == nil, let about = item.attribute("about", in: Namespace.rdf) {
             entry.guid = about
         }
-        entry.author = text(of: first("creator", in: Namespace.dublinCore, of: children))
+        entry.author = first("creator", in: Namespace.dublinCore, of: children)?.nonBlankText
             ?? ownText(children, "author").map(authorName)
-            ?? text(of: first("author", in: Namespace.itunes, of: children))
+            ?? first("author", in: Namespace.itunes, of: children)?.nonBlankText
             ?? first("author", in: Namespace.atom, of: children)?.childText("name", in: Namespace.atom)
             ?? channelAuthor
         // `<source url="…">Outlet</source>`: the outlet an aggregating feed took the item from.
         entry.outlet = ownText(children, "source")
-        let date = ownText(children, "pubDate") ?? text(of: first("date", in: Namespace.dublinCore, of: children))
-            ?? text(of: first("published", in: Namespace.atom, of: children)) ?? text(of: first("updated", in: Namespace.atom, of: children))
-            ?? text(of: first("issued", in: Namespace.dcTerms, of: children)) ?? text(of: first("created", in: Namespace.dcTerms, of: children))
-            ?? text(of: first("modified", in: Namespace.dcTerms, of: children))
+        let date = ownText(children, "pubDate") ?? first("date", in: Namespace.dublinCore, of: children)?.nonBlankText
+            ?? first("published", in: Namespace.atom, of: children)?.nonBlankText ?? first("updated", in: Namespace.atom, of: children)?.nonBlankText
+            ?? first("issued", in: Namespace.dcTerms, of: children)?.nonBlankText ?? first("created", in: Namespace.dcTerms, of: children)?.nonBlankText
+            ?? first("modified", in: Namespace.dcTerms, of: children)?.nonBlankText
         entry.published = date.flatMap(Dates.parse)
         entry.categories = children
             .filter { ($0.name == "category" && isOwn($0)) || ($0.name == "subject" && $0.namespace == Namespace.dublinCore) }
