@@ -1,5 +1,6 @@
 package import Foundation
 import GRDB
+import Synchronization
 package import Logging
 package import NewsgenModel
 
@@ -12,6 +13,8 @@ package import NewsgenModel
 package final class SQLiteStore: ArticleStore {
     public let path: URL
     private let database: DatabasePool
+    /// The stories the last `lists(of:)` decoded, for the next `archive(of:)` to take.
+    private let listedRows = Mutex(ListedRows())
 
     /// Opens (or creates) the cache. A file that is corrupt, not a database, or from a newer
     /// newsgen is moved aside with a warning and a new cache is started: the build goes on.
@@ -140,6 +143,8 @@ package final class SQLiteStore: ArticleStore {
     }
 
     public func lists(of sourceIDs: [String]) async throws(StoreError) -> [String: [Article]] {
+        // What an earlier read kept goes: only rows read from here on are kept for the archive.
+        listedRows.withLock { $0 = ListedRows(keeping: true) }
         // Half the sources on each of two connections at once, as the archive is read.
         let middle = sourceIDs.count / 2
         var (lists, second) = try await inHalves({ () async throws(StoreError) in try await self.listed(by: Array(sourceIDs[..<middle])) },
@@ -171,19 +176,25 @@ package final class SQLiteStore: ArticleStore {
             var lists: [String: [Article]] = [:]
             var current: (sourceID: String, articles: [Article])?
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT \(ArticleRecord.selection), sourceList.sourceID FROM sourceList JOIN article ON article.key = sourceList.articleKey
+                SELECT \(ArticleRecord.selection), sourceList.sourceID, article.rowid FROM sourceList JOIN article ON article.key = sourceList.articleKey
                 WHERE sourceList.sourceID IN (\(sourceIDs.map { _ in "?" }.joined(separator: ", ")))
                 ORDER BY sourceList.sourceID, sourceList.position
                 """, arguments: StatementArguments(sourceIDs))
+            var decoded: [ListedRows.Decoded] = []
             while let row = try rows.next() {
                 let sourceID: String = try row.decode(atIndex: ArticleRecord.columnCount)
                 if current?.sourceID != sourceID {
                     if let done = current { lists[done.sourceID] = done.articles }
                     current = (sourceID, [])
                 }
-                current?.articles.append(try ArticleRecord(row: row).article())
+                let article = try ArticleRecord(row: row).article()
+                decoded.append(ListedRows.Decoded(row: try row.decode(atIndex: ArticleRecord.columnCount + 1), story: article))
+                current?.articles.append(article)
             }
             if let done = current { lists[done.sourceID] = done.articles }
+            // Put in order and kept on this connection's thread, while the other half is read.
+            decoded.sort { $0.row < $1.row }
+            self.listedRows.withLock { if $0.keeping { $0.decoded.append(decoded) } }
             return lists
         }
     }
@@ -194,11 +205,17 @@ package final class SQLiteStore: ArticleStore {
         // ten thousand rows and making their stories kept one core busy while the other waited.
         // The build reads the archive once its writes are done, and holds the lock that keeps
         // other builds from writing.
+        // The stories the sources' lists were read with are taken as they were decoded, unless
+        // written since: ten thousand stories are then not made again from their rows.
+        let known = listedRows.withLock { rows in
+            defer { rows = ListedRows() }
+            return rows
+        }
         let middle = try await read { db in try Int64.fetchOne(db, sql: "SELECT (min(rowid) + max(rowid)) / 2 FROM article") }
         guard let middle else { return [] }
         var (older, newer) = try await inHalves(
-            { () async throws(StoreError) in try await self.archivedHalf(of: sourceIDs, rowids: "rowid <= ?", middle) },
-            { () async throws(StoreError) in try await self.archivedHalf(of: sourceIDs, rowids: "rowid > ?", middle) })
+            { () async throws(StoreError) in try await self.archivedHalf(of: sourceIDs, rowids: "rowid <= ?", middle, known: known) },
+            { () async throws(StoreError) in try await self.archivedHalf(of: sourceIDs, rowids: "rowid > ?", middle, known: known) })
         let stories = older.stories + newer.stories
         older.order.append(contentsOf: newer.order)
         return older.order.places().map { stories[$0] }
@@ -209,18 +226,20 @@ package final class SQLiteStore: ArticleStore {
     ///
     /// Put in order in Swift (`ArchiveReadOrder`), not by SQLite's ORDER BY, which copied every column
     /// of every row into a temporary tree first: about a third of reading ten thousand stories.
-    private func archivedHalf(of sourceIDs: Set<String>, rowids: String, _ bound: Int64) async throws(StoreError)
+    private func archivedHalf(of sourceIDs: Set<String>, rowids: String, _ bound: Int64, known: ListedRows) async throws(StoreError)
         -> (stories: [Article], order: ArchiveReadOrder) {
         try await read { db in
             var stories: [Article] = []
             var order = ArchiveReadOrder()
-            let request = ArticleRecord.filter(sourceIDs.contains(ArticleRecord.Columns.sourceID)).filter(sql: rowids, arguments: [bound])
+            let request = ArticleRecord.select(ArticleRecord.databaseSelection + [Column.rowID])
+                .filter(sourceIDs.contains(ArticleRecord.Columns.sourceID)).filter(sql: rowids, arguments: [bound])
             let rows = try Row.fetchCursor(db, request)
             while let row = try rows.next() {
-                let record = try ArticleRecord(row: row)
-                order.append(key: record.key, published: try row.decode(Double?.self, atIndex: ArticleRecord.publishedColumn),
+                let key: String = try row.decode(atIndex: 0)
+                order.append(key: key, published: try row.decode(Double?.self, atIndex: ArticleRecord.publishedColumn),
                              firstSeen: try row.decode(Double.self, atIndex: ArticleRecord.firstSeenColumn))
-                stories.append(try record.article())
+                let known = known.story(key, row: try row.decode(atIndex: ArticleRecord.columnCount))
+                stories.append(try known ?? ArticleRecord(row: row).article())
             }
             return (stories, order)
         }
@@ -248,6 +267,7 @@ package final class SQLiteStore: ArticleStore {
             state.recordSuccess(content, at: date)
             try SourceStateRecord(sourceID: sourceID, state: state).upsert(db)
         }
+        listedRows.withLock { $0.written(content.articles.lazy.map(\.id)) }
     }
 
     /// The listed articles' `lastSeen` moves with the state's last success (see `recordSuccess`).
@@ -278,6 +298,7 @@ package final class SQLiteStore: ArticleStore {
                 try SavedRecord(entryKey: item.entryKey, articleKey: item.article.id).insert(db, onConflict: .replace)
             }
         }
+        listedRows.withLock { $0.written(saved.lazy.map(\.article.id)) }
     }
 
     public func savedArticles(ids: Set<String>) async throws(StoreError) -> [String: Article] {
@@ -361,6 +382,57 @@ extension SQLiteStore {
     private struct CorruptColumn: Error {
         var articleKey: String
         var column: String
+    }
+
+    /// The stories `lists(of:)` decoded (with their rows' ids, for each half it read), kept for the
+    /// archive that is read next: a cron run reads every listed story for its source's list,
+    /// then the archive, which holds them again, and making ten thousand stories a second time
+    /// from their rows was the longest part of reading it.
+    ///
+    /// A story is taken only while its row is the one it was made from: the keys this store
+    /// wrote since the lists were read are noted (once the write is done, so that a list read
+    /// beside it, which may have seen the row before, is never taken at its word), and are made
+    /// again. The archive takes what is kept, and nothing is kept after.
+    private struct ListedRows: Sendable {
+        /// Whether lists were read since the archive was: until then, nothing is kept or noted.
+        private(set) var keeping: Bool
+        /// The stories of each half the lists were read in, in the order of their rows.
+        var decoded: [[Decoded]] = []
+        private var changed: Set<String> = []
+
+        init(keeping: Bool = false) {
+            self.keeping = keeping
+        }
+
+        /// Notes that the rows of `keys` were written.
+        mutating func written(_ keys: some Sequence<String>) {
+            guard keeping else { return }
+            changed.formUnion(keys)
+        }
+
+        /// A story and the row (its rowid) it was made from.
+        struct Decoded: Sendable {
+            var row: Int64
+            var story: Article
+        }
+
+        /// The story decoded from the row `row` (a rowid), holding `key`, when it is still that
+        /// row's. Found by bisection, not hashing: ten thousand stories were put into a
+        /// dictionary for nothing else.
+        func story(_ key: String, row: Int64) -> Article? {
+            for half in decoded {
+                var (low, high) = (0, half.count)
+                while low < high {
+                    let middle = (low + high) / 2
+                    if half[middle].row < row { low = middle + 1 } else { high = middle }
+                }
+                if low < half.count, half[low].row == row {
+                    let story = half[low].story
+                    return story.id == key && !changed.contains(key) ? story : nil
+                }
+            }
+            return nil
+        }
     }
 
     /// A row of `article`. Categories stay JSON text here and are decoded in `article()`, so that

@@ -252,4 +252,54 @@ struct SQLiteStoreTests {
         #expect(lists["tech"]?.map(\.id) == ["c", "a"])
         #expect(try await store.articles(of: "world").map(\.id) == ["b", "a"], "the list itself is unchanged")
     }
+
+    @Test("the archive read after the lists takes the stories they were read with, and makes again those written since")
+    func archiveAfterLists() async throws {
+        let store = try open()
+        func story(_ id: String, by source: String, _ title: String, at hours: Double) -> Article {
+            Article(id: id, sourceID: source, title: title, published: Self.published + hours * 3600, guid: id)
+        }
+        let world = (0..<40).map { story("w\($0)", by: "world", "world \($0)", at: Double($0)) }
+        let tech = (0..<40).map { story("t\($0)", by: "tech", "tech \($0)", at: Double($0) + 0.5) }
+        try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: world), at: Self.first)
+        try await store.recordSuccess(of: "tech", content: SourceContent(format: .rss2, articles: tech), at: Self.first)
+        // Stories no list holds any more: in the archive, not among the lists' stories.
+        try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: Array(world[10...])), at: Self.later)
+        let fresh = try await store.archive(of: ["world", "tech"])
+        #expect(fresh.count == 80)
+
+        let lists = try await store.lists(of: ["world", "tech"])
+        let listed = Dictionary(uniqueKeysWithValues: lists.values.joined().map { ($0.id, $0.storageIdentity) })
+        #expect(listed.count == 70)
+        // "tech" writes two of its stories anew (one with another title) after the lists were read.
+        var edited = tech[3]
+        edited.title = "tech 3, edited"
+        try await store.recordSuccess(of: "tech", content: SourceContent(format: .rss2, articles: [edited, tech[7]] + tech[20...]), at: Self.later)
+
+        let archive = try await store.archive(of: ["world", "tech"])
+        #expect(archive == fresh.map { $0.id == "t3" ? edited : $0 }, "the same stories in the same order as a read from the rows gives")
+        let written = Set(["t3", "t7"] + tech[20...].map(\.id))
+        for story in archive {
+            let taken = listed[story.id] == story.storageIdentity
+            #expect(taken == (listed[story.id] != nil && !written.contains(story.id)), "\(story.id)")
+        }
+        // The next archive read makes every story from its row: nothing is kept after one.
+        let again = try await store.archive(of: ["world", "tech"])
+        #expect(again == archive)
+        #expect(!again.contains { listed[$0.id] == $0.storageIdentity })
+    }
+
+    @Test("a story kept as saved after the lists were read comes out of the archive as kept")
+    func archiveAfterKeepingSaved() async throws {
+        let store = try open()
+        let stories = (0..<4).map { Article(id: "s\($0)", sourceID: "world", title: "story \($0)", published: Self.published, guid: "s\($0)") }
+        try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: stories), at: Self.first)
+        _ = try await store.lists(of: ["world"])
+        var saved = stories[2]
+        saved.summary = "as the saved list holds it"
+        try await store.keepSaved([SavedSnapshot(entryKey: "favorites:s2", article: saved)], at: Self.later)
+        let archive = try await store.archive(of: ["world"])
+        #expect(archive.first { $0.id == "s2" }?.summary == "as the saved list holds it")
+        #expect(archive.count == 4)
+    }
 }
