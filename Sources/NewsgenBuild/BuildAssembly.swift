@@ -54,6 +54,7 @@ extension Build {
                 logger.debug("HTTP client shutdown: \(error)")
             }
         }
+        store.close()
         return try result.get()
     }
 }

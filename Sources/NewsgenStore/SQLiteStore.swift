@@ -15,24 +15,29 @@ package final class SQLiteStore: ArticleStore {
     private let database: DatabasePool
     /// The stories the last `lists(of:)` decoded, for the next `archive(of:)` to take.
     private let listedRows = Mutex(ListedRows())
+    /// When the file was last checked (seconds since 1970): as it opened, or as its stamp says.
+    private let lastCheck: Int64
+    /// Whether opening checked the file's integrity, rather than trusting its stamp.
+    package let checkedWhenOpened: Bool
 
     /// Opens (or creates) the cache. A file that is corrupt, not a database, or from a newer
     /// newsgen is moved aside with a warning and a new cache is started: the build goes on.
-    public static func open(at path: URL, logger: Logger) throws(StoreError) -> SQLiteStore {
+    /// Its integrity is checked unless it is still the file a store closed (`IntegrityStamp`).
+    public static func open(at path: URL, logger: Logger, now: Date = Date()) throws(StoreError) -> SQLiteStore {
         do {
             try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
             throw .cannotCreateFolder(folder: path.deletingLastPathComponent(), cause: error)
         }
         do {
-            return try SQLiteStore(path: path)
+            return try SQLiteStore(path: path, now: now)
         } catch let problem as UnusableCache {
             let aside = path.deletingLastPathComponent()
                 .appendingPathComponent("\(path.lastPathComponent).unusable-\(Int(Date().timeIntervalSince1970))")
             logger.warning("cache: \(path.path) \(problem.reason); moved it to \(aside.lastPathComponent) and started a new cache")
             try moveAside(path, to: aside)
             do {
-                return try SQLiteStore(path: path)
+                return try SQLiteStore(path: path, now: now)
             } catch {
                 throw .cannotCreate(file: path, cause: error)
             }
@@ -46,15 +51,21 @@ package final class SQLiteStore: ArticleStore {
         var description: String { reason }
     }
 
-    private init(path: URL) throws {
+    private init(path: URL, now: Date) throws {
         self.path = path
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "newsgen.cache"
+        // Before the pool opens the file (and a write-ahead log beside it).
+        let trusted = IntegrityStamp.lastCheck(of: path, now: now)
+        lastCheck = trusted ?? Int64(now.timeIntervalSince1970.rounded(.down))
+        checkedWhenOpened = trusted == nil
         do {
             database = try DatabasePool(path: path.path, configuration: configuration)
-            let check = try database.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
-            guard check == "ok" else { throw UnusableCache(reason: "failed its integrity check (\(check ?? "no answer"))") }
+            if trusted == nil {
+                let check = try database.read { db in try String.fetchOne(db, sql: "PRAGMA quick_check") }
+                guard check == "ok" else { throw UnusableCache(reason: "failed its integrity check (\(check ?? "no answer"))") }
+            }
             let migrator = Self.migrator
             if try database.read({ try migrator.hasBeenSuperseded($0) }) {
                 throw UnusableCache(reason: "was written by a newer newsgen (its schema is unknown to this one)")
@@ -65,7 +76,24 @@ package final class SQLiteStore: ArticleStore {
         }
     }
 
+    /// Closes the cache, and notes the file as it is left (`IntegrityStamp`), so that the next
+    /// build opens it without checking it again. The store is not used after. A cache left
+    /// without closing it (a build that crashed) is checked when it is next opened.
+    package func close() {
+        do {
+            // Everything written goes into the file first: the pool closes its writing connection
+            // before the reading ones, and the last to close, reading only, leaves the log.
+            try database.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            try database.close()
+        } catch {
+            unlink(IntegrityStamp.location(of: path).path)
+            return
+        }
+        IntegrityStamp.save(for: path, checked: lastCheck)
+    }
+
     private static func moveAside(_ path: URL, to aside: URL) throws(StoreError) {
+        unlink(IntegrityStamp.location(of: path).path)
         for suffix in ["", "-wal", "-shm"] {
             let file = URL(fileURLWithPath: path.path + suffix)
             guard FileManager.default.fileExists(atPath: file.path) else { continue }

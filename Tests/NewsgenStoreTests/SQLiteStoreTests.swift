@@ -302,4 +302,53 @@ struct SQLiteStoreTests {
         #expect(archive.first { $0.id == "s2" }?.summary == "as the saved list holds it")
         #expect(archive.count == 4)
     }
+
+    @Test("a cache its store closed opens without the integrity check, until anything else touches it, for a day at most")
+    func integrityStamp() async throws {
+        let logger = TestSupport.recordingLogger().0
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        let stories = (0..<3).map { Article(id: "s\($0)", sourceID: "world", title: "story \($0)", guid: "s\($0)") }
+        func reopen(at date: Date = now) throws -> Bool {
+            let store = try SQLiteStore.open(at: file, logger: logger, now: date)
+            defer { store.close() }
+            return store.checkedWhenOpened
+        }
+
+        let store = try SQLiteStore.open(at: file, logger: logger, now: now)
+        #expect(store.checkedWhenOpened, "a new cache, with no stamp")
+        try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: stories), at: Self.first)
+        store.close()
+        #expect(try !reopen(), "closed by its store: trusted")
+        #expect(try !reopen(at: now + 23 * 3600), "and again, within the day its check is trusted for")
+        #expect(try reopen(at: now + 24 * 3600), "a day after the check, checked again")
+        #expect(try !reopen(at: now + 25 * 3600), "and that check trusted in turn")
+
+        // Written by another program through SQLite: checked.
+        try raw { db in try db.execute(sql: "UPDATE article SET title = 'edited' WHERE key = 's1'") }
+        #expect(try reopen(at: now + 25 * 3600))
+        // Only its times changed: checked.
+        var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, file.path, &times, 0) == 0)
+        #expect(try reopen(at: now + 25 * 3600))
+
+        // A build that never closed its store (it crashed after writing): checked.
+        var crashed: SQLiteStore? = try SQLiteStore.open(at: file, logger: logger, now: now + 25 * 3600)
+        #expect(crashed?.checkedWhenOpened == false)
+        try await crashed?.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: Array(stories.prefix(1))), at: Self.later)
+        crashed = nil
+        #expect(try reopen(at: now + 25 * 3600))
+
+        // Bytes damaged in place: the check finds them, and the cache is moved aside.
+        #expect(try !reopen(at: now + 25 * 3600))
+        let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seek(toOffset: UInt64(size - 4096))
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096))
+        try handle.close()
+        let (damagedLogger, log) = TestSupport.recordingLogger()
+        let reopened = try SQLiteStore.open(at: file, logger: damagedLogger, now: now + 25 * 3600)
+        defer { reopened.close() }
+        #expect(log.warnings.contains { $0.contains("moved it to cache.sqlite.unusable-") }, "\(log.warnings)")
+        #expect(try await reopened.statistics().articles == 0, "a new cache")
+    }
 }
