@@ -96,6 +96,8 @@ public struct Build: Sendable {
         var clock = StageClock(logger: logger)
         let templates = try await clock.run(LoadTemplates(folder: config.templates, builtInIfMissing: !config.templatesIsExplicit))
         async let available = catalog?.load(now: started, offline: options.offline, logger: logger)
+        // The input's fingerprint begins with what is known before fetching, made meanwhile.
+        async let setup = manifest == nil ? nil : InputFingerprint.Setup(config: config, templates: templates, staticFiles: staticFiles)
         // What the last build published: read while the sources are fetched, compared with the
         // output on another core while the stages below run (after fetching, which can take
         // minutes, so the output is examined just before it is used).
@@ -129,7 +131,10 @@ public struct Build: Sendable {
         // The archive's own copies of the stories the sources list, replaced by theirs: freed
         // on a thread of their own, not by the one that goes on to build the site's model.
         Self.releaseLater(archive)
-        let input = fingerprinted.map { Self.inputFingerprint(content, sources: $0, templates: templates, logger: logger) }
+        let setupPart = await setup
+        let input = fingerprinted.flatMap { sources in
+            setupPart.map { Self.inputFingerprint(content, setup: $0, sources: sources, logger: logger) }
+        }
         // What the published site already holds as this build would make it is carried over.
         let comparing = comparedEarly ?? lastPublished.map(compare)
         if let input, lastPublished?.input == input, let previous = comparing?.value.examiningFolders(of: publisher),
@@ -276,10 +281,10 @@ public struct Build: Sendable {
     }
 
     /// The fingerprint of the build's whole input, and (with --verbose) how long it took.
-    private static func inputFingerprint(_ content: SiteContent, sources: InputFingerprint.Sources, templates: TemplateSet,
+    private static func inputFingerprint(_ content: SiteContent, setup: InputFingerprint.Setup, sources: InputFingerprint.Sources,
                                          logger: Logger) -> Fingerprint {
         let start = ContinuousClock.now
-        let input = InputFingerprint.of(content, sources: sources, templates: templates)
+        let input = InputFingerprint.of(content, setup: setup, sources: sources)
         logger.debug("input fingerprint of \(content.archive.count) archived stories in \(Self.seconds(since: start)) s")
         return input
     }

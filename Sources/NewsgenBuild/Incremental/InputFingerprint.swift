@@ -1,6 +1,6 @@
 import Foundation
 package import NewsgenModel
-import NewsgenConfig
+package import NewsgenConfig
 package import NewsgenRender
 
 /// The fingerprint of everything a build's files are made from: newsgen's version, the theme
@@ -16,16 +16,16 @@ package import NewsgenRender
 /// change here. `InputFingerprintTests` checks that Article still has the fields fed here.
 package enum InputFingerprint {
     package static func of(_ content: SiteContent, templates: TemplateSet) -> Fingerprint {
-        of(content, sources: Sources(content.sources, listed: ListedStories(content.sources)), templates: templates)
+        of(content, setup: Setup(config: content.config, templates: templates, staticFiles: content.staticFiles),
+           sources: Sources(content.sources, listed: ListedStories(content.sources)))
     }
 
-    /// The same, with the sources' part made beforehand (while the archive is read).
-    package static func of(_ content: SiteContent, sources: Sources, templates: TemplateSet) -> Fingerprint {
+    /// The same, with the setup's part made beforehand (while the sources are fetched) and the
+    /// sources' part too (while the archive is read). The setup must be `content`'s.
+    package static func of(_ content: SiteContent, setup: Setup, sources: Sources) -> Fingerprint {
         var hasher = Fingerprint.Hasher()
         hasher.add("newsgen-input")
-        hasher.add(NewsgenVersion.string)
-        hasher.add(theme: templates)
-        hasher.add(reflecting: content.config)
+        hasher.add(setup.digest.hex)
         hasher.add(sources.digest.hex)
         for saved in [content.favorites, content.readLater] {
             hasher.add(saved.count)
@@ -44,12 +44,28 @@ package enum InputFingerprint {
             ($0.published ?? .distantPast, $0.id, $0.sourceID) > ($1.published ?? .distantPast, $1.id, $1.sourceID)
         })
         hasher.add(reflecting: content.newsapiSources as Any)
-        hasher.add(content.staticFiles.count)
-        for file in content.staticFiles {
-            hasher.add(file.path)
-            hasher.add(file.data)
-        }
         return hasher.finish()
+    }
+
+    /// The part of the fingerprint known before anything is fetched: newsgen's version, the
+    /// theme, the configuration and the static files. Made on another core while the sources
+    /// are fetched: the configuration, read through `Mirror`, was a third of the fingerprint's
+    /// time, on the one core the build had at work between reading the archive and planning.
+    package struct Setup: Sendable {
+        let digest: Fingerprint
+
+        package init(config: SiteConfig, templates: TemplateSet, staticFiles: [StaticFile]) {
+            var hasher = Fingerprint.Hasher()
+            hasher.add(NewsgenVersion.string)
+            hasher.add(theme: templates)
+            hasher.add(reflecting: config)
+            hasher.add(staticFiles.count)
+            for file in staticFiles {
+                hasher.add(file.path)
+                hasher.add(file.data)
+            }
+            digest = hasher.finish()
+        }
     }
 
     /// The part of the fingerprint the sources' states and lists make, and what they list.
