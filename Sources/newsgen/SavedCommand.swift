@@ -66,7 +66,7 @@ struct SavedCommand: AsyncParsableCommand {
     }
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Save an article to a list.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Save an article to a list.")
 
         @Argument(help: "The article's URL.")
         var url: String
@@ -96,7 +96,7 @@ struct SavedCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove an article from a list (from both when --list is not given).")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove an article from a list (from both when --list is not given).")
 
         @Argument(help: "The article's URL.")
         var url: String
@@ -134,7 +134,7 @@ struct SavedCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print both lists, merged from every saved file.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Print both lists, merged from every saved file.")
 
         @OptionGroup var options: FileOptions
 
