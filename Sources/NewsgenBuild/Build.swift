@@ -191,20 +191,20 @@ public struct Build: Sendable {
             // Rendered files were checked as they were made. Carried files were checked when they
             // were published: when no file went away, every link of theirs still resolves, so they
             // need no check; otherwise they are read and checked again.
-            let removed = previous.map { Self.removesFiles(site, from: $0.manifest) } ?? true
-            let carried: Set<String> = removed ? Set(site.carried) : []
-            options.progress?.begin(.validating, total: rendered.checked + carried.count)
-            _ = try await clock.run(Validate(baseURL: config.baseURL, only: carried, files: site.paths + [Publisher.markerName],
-                                             checkedBefore: (rendered.checked, rendered.problems)), staged.folder)
-            // What is published is recorded (and the record's text made) while the swap waits for
-            // the disk: the staging folder's files and folders keep their identities when it
-            // takes the output's name. It is opened first, as the swap may give its name to the
-            // previous site.
+            // What is published is recorded (and the record's text made) while the site is
+            // validated and the swap waits for the disk: the staging folder's files and folders
+            // keep their identities when it takes the output's name. It is opened first, as the
+            // swap may give its name to the previous site.
             let stagedFolder = manifest == nil ? nil : OpenFolder(staged.folder)
             async let recording = stagedFolder.map {
                 Self.recording(site, carriedFrom: previous, examining: $0, staged: staged, layout: rendered.layout,
                                output: config.output, input: input)
             }
+            let removed = previous.map { Self.removesFiles(site, from: $0.manifest) } ?? true
+            let carried: Set<String> = removed ? Set(site.carried) : []
+            options.progress?.begin(.validating, total: rendered.checked + carried.count)
+            _ = try await clock.run(Validate(baseURL: config.baseURL, only: carried, files: site.paths + [Publisher.markerName],
+                                             checkedBefore: (rendered.checked, rendered.problems)), staged.folder)
             setAside = try await clock.run(Publish(publisher: publisher), staged.folder)
             // Had the folder not opened, the published output is examined.
             recorded = manifest == nil ? nil : await recording
@@ -245,8 +245,11 @@ public struct Build: Sendable {
 
     /// Whether `site` lacks a file the site `published` had. The site's paths are distinct: when
     /// as many of them as `published` has files are among those files, they are all of them.
+    /// Every carried path is one `published` records (a file is carried only then), so only the
+    /// rendered paths are looked up (a handful, against ten thousand carried).
     static func removesFiles(_ site: RenderedSite, from published: Manifest) -> Bool {
-        site.paths.count { published.files[$0] != nil } < published.files.count
+        assert(site.carried.allSatisfy { published.files[$0] != nil }, "a carried file the published site does not record")
+        return site.carried.count + site.rendered.count { published.files[$0] != nil } < published.files.count
     }
 
     /// Whether the output already is the site this build would publish: every file carried

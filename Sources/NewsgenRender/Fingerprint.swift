@@ -81,9 +81,18 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
     /// Appends `hex`'s bytes to `bytes` (the manifest writes ten thousand of them).
     package func appendHex(to bytes: inout [UInt8]) {
         let digits: StaticString = "0123456789abcdef"
-        for word in [first, second, third, fourth] {
-            for shift in stride(from: 60, through: 0, by: -4) {
-                bytes.append(digits.utf8Start[Int(truncatingIfNeeded: word >> UInt64(shift)) & 0x0f])
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 64))
+        let words = (first, second, third, fourth)
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            withUnsafeBytes(of: words) { raw in
+                var place = start
+                for word in raw.bindMemory(to: UInt64.self) {
+                    for shift in stride(from: 60, through: 0, by: -4) {
+                        buffer[place] = digits.utf8Start[Int(truncatingIfNeeded: word >> UInt64(shift)) & 0x0f]
+                        place += 1
+                    }
+                }
             }
         }
     }

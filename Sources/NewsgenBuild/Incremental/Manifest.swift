@@ -380,10 +380,15 @@ extension Manifest {
     private static func lines<Record>(of records: [String: Record], kind: String, bytesEach: Int,
                                       fields: (Record, inout RecordBytes) -> Void) -> [UInt8] {
         var out = RecordBytes(capacity: records.count * bytesEach)
-        for (path, record) in records.sorted(by: { $0.key < $1.key }) {
+        // The places put in order rather than the records themselves: a merge sort moved the
+        // ten thousand pairs of a path and its record (72 bytes each) several times over.
+        let paths = Array(records.keys), values = Array(records.values)
+        var order = Array(paths.indices)
+        order.sort { paths[$0] < paths[$1] }
+        for place in order {
             out.append(kind)
-            fields(record, &out)
-            out.append(escape(path))
+            fields(values[place], &out)
+            out.append(escape(paths[place]))
             out.bytes.append(UInt8(ascii: "\n"))
         }
         return out.bytes
