@@ -14,6 +14,9 @@ public struct BuildReport: Sendable {
     public var filesUnchanged: Int
     /// Files the published site already had as this build would make them: linked, not rendered.
     public var filesCarried: Int = 0
+    /// Whether the build swapped a new site in; `false` when the output already held the site
+    /// it would have published, which it then left as it was.
+    public var published = true
     /// Each stage with its duration in seconds, in order.
     public var timings: [(stage: BuildStage, seconds: Double)]
 
@@ -305,7 +308,8 @@ public struct Build: Sendable {
         // Nothing to publish: staging, linking, validating and swapping would only make the same site again.
         publisher.removeLeftovers()
         logger.info("nothing changed: \(output.path) already holds these \(carried) files; 0 written, \(carried) carried, nothing published")
-        return BuildReport(sources: sources, output: output, filesWritten: 0, filesUnchanged: 0, filesCarried: carried, timings: timings)
+        return BuildReport(sources: sources, output: output, filesWritten: 0, filesUnchanged: 0, filesCarried: carried, published: false,
+                           timings: timings)
     }
 
     /// The manifest of the site in `folder` (by default `output`), published as `output`, with

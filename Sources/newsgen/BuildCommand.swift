@@ -77,7 +77,11 @@ struct BuildRunner: Sendable {
         progress?.finish()
         switch result {
         case .success(let report):
-            logger.info("published \(report.output.path): \(report.filesWritten) files written, \(report.filesUnchanged) unchanged, \(report.filesCarried) carried, \(String(format: "%.2f", report.totalSeconds)) s (validation \(String(format: "%.2f", report.validationSeconds)) s of the cores' time)")
+            if report.published {
+                logger.info("published \(report.output.path): \(report.filesWritten) files written, \(report.filesUnchanged) unchanged, \(report.filesCarried) carried, \(String(format: "%.2f", report.totalSeconds)) s (validation \(String(format: "%.2f", report.validationSeconds)) s of the cores' time)")
+            } else {
+                logger.info("kept \(report.output.path) as it was: \(report.filesCarried) files carried, \(String(format: "%.2f", report.totalSeconds)) s")
+            }
             return report.exitStatus
         case .failure(let error):
             for line in error.description.split(separator: "\n") { logger.error("\(line)") }

@@ -95,6 +95,10 @@ struct CLITests {
         #expect(verbose.stderr.contains("[3/8] store cache "), "\(verbose.stderr)")
         #expect(verbose.stderr.contains(/\[\d\/8\] validate \d+ files, 0 problems [0-9.]+ s/), "\(verbose.stderr)")
         #expect(verbose.stderr.contains(/unchanged, \d+ carried, [0-9.]+ s \(validation [0-9.]+ s of the cores' time\)/), "\(verbose.stderr)")
+        // Nothing new since: the build says so, and does not go on to claim it published.
+        let again = try await newsgen(["build", "--verbose"], in: site)
+        #expect(again.stderr.contains("nothing changed") && again.stderr.contains(/kept \S+ as it was: \d+ files carried, [0-9.]+ s/), "\(again.stderr)")
+        #expect(!again.stderr.contains("published /"), "\(again.stderr)")
     }
 
     @Test("validate: 0 on a good site; 1 and path:line:col on a broken file")
