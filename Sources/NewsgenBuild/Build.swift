@@ -191,9 +191,6 @@ public struct Build: Sendable {
         let setAside: URL?
         let recorded: (manifest: Manifest, text: [[UInt8]])?
         do {
-            // Rendered files were checked as they were made. Carried files were checked when they
-            // were published: when no file went away, every link of theirs still resolves, so they
-            // need no check; otherwise they are read and checked again.
             // What is published is recorded (and the record's text made) while the site is
             // validated and the swap waits for the disk: the staging folder's files and folders
             // keep their identities when it takes the output's name. It is opened first, as the
@@ -203,6 +200,9 @@ public struct Build: Sendable {
                 Self.recording(site, carriedFrom: previous, examining: $0, staged: staged, layout: rendered.layout,
                                output: config.output, input: input)
             }
+            // Rendered files were checked as they were made. Carried files were checked when they
+            // were published: when no file went away, every link of theirs still resolves, so they
+            // need no check; otherwise they are read and checked again.
             let removed = previous.map { Self.removesFiles(site, from: $0.manifest) } ?? true
             let carried: Set<String> = removed ? Set(site.carried) : []
             options.progress?.begin(.validating, total: rendered.checked + carried.count)

@@ -229,16 +229,16 @@ package final class SQLiteStore: ArticleStore {
 
     public func archive(of sourceIDs: Set<String>) async throws(StoreError) -> [Article] {
         guard !sourceIDs.isEmpty else { return [] }
-        // Half the table on each of two connections at once, split at the middle rowid: reading
-        // ten thousand rows and making their stories kept one core busy while the other waited.
-        // The build reads the archive once its writes are done, and holds the lock that keeps
-        // other builds from writing.
         // The stories the sources' lists were read with are taken as they were decoded, unless
         // written since: ten thousand stories are then not made again from their rows.
         let known = listedRows.withLock { rows in
             defer { rows = ListedRows() }
             return rows
         }
+        // Half the table on each of two connections at once, split at the middle rowid: reading
+        // ten thousand rows and making their stories kept one core busy while the other waited.
+        // The build reads the archive once its writes are done, and holds the lock that keeps
+        // other builds from writing.
         let middle = try await read { db in try Int64.fetchOne(db, sql: "SELECT (min(rowid) + max(rowid)) / 2 FROM article") }
         guard let middle else { return [] }
         var (older, newer) = try await inHalves(
