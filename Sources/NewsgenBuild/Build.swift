@@ -104,7 +104,7 @@ public struct Build: Sendable {
         // What the last build published: read while the sources are fetched, compared with the
         // output on another core while the stages below run (after fetching, which can take
         // minutes, so the output is examined just before it is used).
-        async let lastManifest = options.full ? nil : manifest.flatMap { Manifest.load(from: $0, output: publisher.output) }
+        async let lastManifest = options.full ? nil : manifest.flatMap { Manifest.load(from: $0, output: publisher.output, keepingLinesOf: .files) }
         options.progress?.begin(.fetching, total: config.sources.count)
         let sources = try await clock.run(Fetch(config: config, providers: providers, store: store, now: started,
                                                 offline: options.offline, refresh: options.refresh, logger: logger,
@@ -189,7 +189,7 @@ public struct Build: Sendable {
             logger.debug("staged in the previous site, pruned \(writer.keptFromPrevious.fromRecord ? "from its record" : "by reading its folders")")
         }
         let setAside: URL?
-        let recorded: (manifest: Manifest, text: [[UInt8]])?
+        let recorded: (text: [[UInt8]], spliced: Bool)?
         do {
             // What is published is recorded (and the record's text made) while the site is
             // validated and the swap waits for the disk: the staging folder's files and folders
@@ -221,6 +221,7 @@ public struct Build: Sendable {
             Self.keepRecord(of: previous, manifest: manifest, at: record)
         }
         if let manifest, let recorded {
+            if recorded.spliced { logger.debug("recorded what was published in the last record's lines, the changed ones made again") }
             Self.save(recorded.text, to: manifest, logger: logger)
         }
         // The writer too: what it kept of the previous site (ten thousand paths) took a
@@ -312,25 +313,32 @@ public struct Build: Sendable {
                            timings: timings)
     }
 
-    /// The manifest of the site in `folder` (by default `output`), published as `output`, with
-    /// the text it is saved as. Carried files are the previous site's own, linked: recorded as
-    /// `previous` found them, not examined again. A staging folder pruned from its record
-    /// (`staged`) has its folders recorded from there, but those above a path that was written,
-    /// linked or removed.
+    /// The text of the manifest of the site in `folder` (by default `output`), published as
+    /// `output`. Carried files are the previous site's own, linked: recorded as `previous` found
+    /// them, not examined again. A staging folder pruned from its record (`staged`) has its
+    /// folders recorded from there, but those above a path that was written, linked or removed.
+    /// Then the lines of what is recorded as before are copied from the last manifest and the
+    /// record (`Manifest.splicedText`), when they were kept.
     private static func recording(_ site: RenderedSite, carriedFrom previous: Manifest.Comparison?, examining folder: OpenFolder?,
                                   staged: Write.Staged? = nil, layout: SiteLayout? = nil, output: URL,
-                                  input: Fingerprint?) -> (manifest: Manifest, text: [[UInt8]]) {
+                                  input: Fingerprint?) -> (text: [[UInt8]], spliced: Bool) {
         // Every file of the site was rendered or carried: those not rendered are the carried ones
         // (ten thousand, against a handful rendered, so not copied into a dictionary of their own),
         // each carried because `previous` records it with the fingerprint it has now.
         let rendered = site.rendered
+        if let previous, let folder, let staged, let recordedFolders = staged.recordedFolderLines, let layout,
+           let text = Manifest.splicedText(site.fingerprints, rendered: rendered, previous: previous.manifest,
+                                           recordedFolders: recordedFolders, changed: staged.changed, layout: layout,
+                                           examining: folder, output: output, input: input) {
+            return (text, true)
+        }
         let folders = staged.flatMap { staged in
             staged.recordedFolders.map { Manifest.KnownFolders(recorded: $0, changed: rendered + staged.changed) }
         }
         let manifest = Manifest.recording(site.fingerprints, output: output, examining: folder, input: input,
                                           previous: previous?.manifest.files ?? [:], rendered: Set(rendered), folders: folders,
                                           layout: layout)
-        return (manifest, manifest.textParts)
+        return (manifest.textParts, false)
     }
 
     /// Keeps the record of the site a swap set aside: the manifest it was published with,

@@ -141,15 +141,26 @@ struct IncrementalTests {
 
     @Test("after builds that carry files, the manifest records each file and folder as it is on disk (carried files are not stat-ed again, nor folders a reused staging folder's record knows)")
     func manifestMatchesDisk() async throws {
-        let site = try Site()
+        var site = try Site()
+        // Static files: one is removed in a round whose staging folder is pruned from its record,
+        // which changes its folder though nothing is rendered there.
+        let staticFolder = site.folder.appendingPathComponent("static")
+        try FileManager.default.createDirectory(at: staticFolder.appendingPathComponent("images"), withIntermediateDirectories: true)
+        for name in ["images/a.txt", "images/b.txt", "c.txt"] {
+            try Data(name.utf8).write(to: staticFolder.appendingPathComponent(name))
+        }
+        site.config.staticFolder = staticFolder
         try await site.build()
-        var prunedFromRecord = 0
+        var prunedFromRecord = 0, spliced = 0
         // Each lead gives the story another page (its folder is removed, another made), from the
         // third build on in the previous site, staged in place.
         let leads = ["Harbour cranes return to the old port, at last", "Harbour cranes return", "Cranes back in the harbour", "Harbour cranes return",
                      "Cranes at the harbour again"]
         for (round, lead) in leads.enumerated() {
             try Site.feed(world: lead).write(to: site.folder.appendingPathComponent("world.xml"))
+            if round == 3 {
+                try FileManager.default.removeItem(at: staticFolder.appendingPathComponent("images/b.txt"))
+            }
             if round < 2 {
                 // A page edited by hand is rendered again with the fingerprint it had: it is recorded as written now.
                 // (The site is then not the one recorded, so its record is not kept for the build after.)
@@ -159,12 +170,16 @@ struct IncrementalTests {
             let report = try await site.build(logger: logger)
             if log.all.contains(where: { $0.contains("pruned from its record") }) { prunedFromRecord += 1 }
             #expect(report.filesCarried > 0, "the test means something only when files are carried")
+            if log.all.contains(where: { $0.contains("in the last record's lines") }) { spliced += 1 }
             let saved = try #require(Manifest.load(from: site.manifest, output: site.output))
             let onDisk = Manifest.recording(saved.files.mapValues(\.fingerprint), output: site.output, input: saved.input)
             #expect(saved == onDisk)
+            // In the order of its paths, as a manifest recorded whole is, the spliced one too.
+            #expect(try Data(contentsOf: site.manifest) == Data(saved.text.utf8))
             #expect(saved.files.count == (try TestSupport.fileBytes(below: site.output)).count - 1, "every file but the marker")
         }
         #expect(prunedFromRecord >= 2, "the test means something only when staging folders are pruned from their records")
+        #expect(spliced >= 2, "the test means something only when manifests are spliced from the last one's lines")
     }
 
     @Test("a staging folder opened before the swap is recorded as itself, though the swap gives its name to the previous site")
@@ -386,6 +401,50 @@ struct IncrementalTests {
         ] {
             #expect(Manifest(text: Data(broken.utf8)) == nil, "\(broken.prefix(200))")
         }
+    }
+
+    @Test("a manifest's lines, spliced with some records left out and others added or replaced, are the text of the manifest that records just those, in order; lines out of order are not spliced")
+    func manifestSplicing() throws {
+        let output = URL(fileURLWithPath: "/srv/site")
+        func entry(_ number: Int) -> Manifest.Entry {
+            Manifest.Entry(fingerprint: Fingerprint.of(Data("page \(number)".utf8)), inode: UInt64(number), size: Int64(number * 10),
+                           modified: Int64(number) * 1_000_000_007)
+        }
+        var files: [String: Manifest.Entry] = [:]
+        for number in 0..<40 { files["articles/story-\(number)/index.html"] = entry(number) }
+        files["index.html"] = entry(100)
+        files["static/two\nlines"] = entry(101)
+        files["articles/zoë-日本/index.html"] = entry(102)
+        let before = Manifest(output: output, files: files)
+        let read = try #require(Manifest(text: Data(before.text.utf8), keepingLinesOf: .files))
+        let lines = try #require(read.fileLines)
+        #expect(read.folderLines == nil, "only the kind asked for is kept")
+        #expect(lines.count == files.count)
+
+        // Left out: the first line, one in the middle, the last and one recorded nowhere;
+        // replaced: three; added: before the first, between two, after the last.
+        let dropped = ["articles/story-0/index.html", "articles/story-17/index.html", "static/two\nlines", "articles/none/index.html"]
+        let changed: [String: Manifest.Entry] = [
+            "articles/story-3/index.html": entry(203), "index.html": entry(200), "articles/zoë-日本/index.html": entry(202),
+            "about/index.html": entry(300), "articles/story-17a/index.html": entry(301), "zz/last.html": entry(302),
+        ]
+        var after = files
+        for path in dropped { after[path] = nil }
+        after.merge(changed) { $1 }
+        let fresh = changed.map { (path: $0.key, line: Manifest.line($0.key, $0.value)) }
+        let spliced = try #require(lines.splicing(dropping: dropped, adding: fresh))
+        let expected = Manifest(output: output, files: after).textParts[2]
+        #expect(String(decoding: spliced.text, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        #expect(spliced.count == after.count)
+        // Nothing changed: the same lines.
+        #expect(lines.splicing(dropping: [], adding: [])?.text == before.textParts[2])
+
+        // A file whose lines are out of order (written by hand) is read, but not spliced.
+        let header = "newsgen manifest 3\noutput /srv/site\ninput -\n"
+        let unordered = header + String(decoding: Manifest.line("b.html", entry(1)) + Manifest.line("a.html", entry(2)), as: UTF8.self)
+        let readUnordered = try #require(Manifest(text: Data(unordered.utf8), keepingLinesOf: .files))
+        #expect(readUnordered.files.count == 2)
+        #expect(readUnordered.fileLines?.splicing(dropping: [], adding: []) == nil)
     }
 
     @Test("a saved manifest reads back whole, replaces the one before in one rename, and a save that fails says why and leaves the one before and no temporary file")

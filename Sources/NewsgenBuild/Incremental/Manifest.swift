@@ -57,6 +57,16 @@ package struct Manifest: Sendable, Equatable {
     /// The fingerprint of the whole input of the build that published these files
     /// (`InputFingerprint`); `nil` when unknown, which renders.
     package var input: Fingerprint?
+    /// The lines of the files' or the folders' records as the file had them, when they were kept
+    /// (`load(from:output:keepingLinesOf:)`): the next manifest copies those of unchanged
+    /// records (`splicedText`). Not part of what the manifest says.
+    package var fileLines: RecordLines?
+    package var folderLines: RecordLines?
+
+    /// The kinds of record a manifest holds.
+    package enum RecordKind: Sendable {
+        case files, folders
+    }
 
     package init(output: URL, files: [String: Entry], folders: [String: Folder]? = nil, input: Fingerprint? = nil) {
         self.init(output: output.standardizedFileURL.path, files: files, folders: folders, input: input)
@@ -67,6 +77,11 @@ package struct Manifest: Sendable, Equatable {
         self.files = files
         self.folders = folders
         self.input = input
+    }
+
+    /// Two manifests are equal when they record the same: the lines they were read from aside.
+    package static func == (left: Manifest, right: Manifest) -> Bool {
+        left.output == right.output && left.files == right.files && left.folders == right.folders && left.input == right.input
     }
 
     /// Where the manifest of a site whose cache is `cache` lives: beside it.
@@ -82,10 +97,12 @@ package struct Manifest: Sendable, Equatable {
     }
 
     /// The manifest at `file`, or `nil` when there is none or it cannot be used (another
-    /// format, unreadable, another output folder): the build then renders everything.
-    package static func load(from file: URL, output: URL) -> Manifest? {
+    /// format, unreadable, another output folder): the build then renders everything. With
+    /// `kind`, the lines of that kind of record are kept as the file has them (`fileLines`,
+    /// `folderLines`).
+    package static func load(from file: URL, output: URL, keepingLinesOf kind: RecordKind? = nil) -> Manifest? {
         guard let data = FileManager.default.contents(atPath: file.path),
-              let manifest = Manifest(text: data),
+              let manifest = Manifest(text: data, keepingLinesOf: kind),
               manifest.output == output.standardizedFileURL.path
         else { return nil }
         return manifest
@@ -177,13 +194,15 @@ package struct Manifest: Sendable, Equatable {
     package struct Listing: Sendable {
         package var files: [String: Entry]
         package var folders: [String: Folder]
+        /// The folders' lines, when the record was read keeping them.
+        package var folderLines: RecordLines?
     }
 
     /// What the site at `root` holds, from this record of it, when the record describes it
     /// (`describes`); `nil` when it does not, or has no folders recorded.
     package func listing(of root: String) -> Listing? {
         guard let folders, describes(root) else { return nil }
-        return Listing(files: files, folders: folders)
+        return Listing(files: files, folders: folders, folderLines: folderLines)
     }
 
     /// Whether each recorded folder is still the folder recorded, with the time it was
@@ -318,7 +337,7 @@ package struct Manifest: Sendable, Equatable {
     }
 
     /// The identity of the regular file at `path` (not a link to one), below the open folder `folder`.
-    private static func stat(_ path: String, in folder: Int32) -> OnDisk? {
+    static func stat(_ path: String, in folder: Int32) -> OnDisk? {
         var status = Foundation.stat()
         guard fstatat(folder, path, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         return OnDisk(inode: UInt64(status.st_ino), size: Int64(status.st_size), modified: Self.nanoseconds(status.st_mtim))
@@ -330,7 +349,7 @@ package struct Manifest: Sendable, Equatable {
     }
 
     /// The identity of the folder at `path` (not a link to one), below the open folder `folder`.
-    private static func folderStat(_ path: String, in folder: Int32) -> Folder? {
+    static func folderStat(_ path: String, in folder: Int32) -> Folder? {
         var status = Foundation.stat()
         guard fstatat(folder, path, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return nil }
         return Folder(inode: UInt64(status.st_ino), modified: Self.nanoseconds(status.st_mtim))
@@ -357,23 +376,50 @@ extension Manifest {
     /// written byte by byte (a cron run writes ten thousand records), to be written one after
     /// the other (`save`).
     package var textParts: [[UInt8]] {
-        let header = Array("\(Self.header)\noutput \(Self.escape(output))\ninput \(input?.hex ?? "-")\n".utf8)
         // The folders' records on one core while the files' are made on another: each part sorts
         // ten thousand paths.
         let (folderLines, fileLines) = Parallel.both({
-            Self.lines(of: folders ?? [:], kind: "folder ", bytesEach: 80) { folder, out in
-                out.field(folder.inode)
-                out.field(folder.modified)
-            }
+            Self.lines(of: folders ?? [:], kind: "folder ", bytesEach: 80, fields: Self.fields(of:into:))
         }, {
-            Self.lines(of: files, kind: "file ", bytesEach: 160) { entry, out in
-                out.field(entry.fingerprint)
-                out.field(entry.inode)
-                out.field(entry.size)
-                out.field(entry.modified)
-            }
+            Self.lines(of: files, kind: "file ", bytesEach: 160, fields: Self.fields(of:into:))
         })
-        return [header, folderLines, fileLines]
+        return [Self.headerText(output: output, input: input), folderLines, fileLines]
+    }
+
+    /// The file's first three lines: the format, the output folder and the input's fingerprint.
+    static func headerText(output: String, input: Fingerprint?) -> [UInt8] {
+        Array("\(Self.header)\noutput \(Self.escape(output))\ninput \(input?.hex ?? "-")\n".utf8)
+    }
+
+    private static func fields(of entry: Entry, into out: inout RecordBytes) {
+        out.field(entry.fingerprint)
+        out.field(entry.inode)
+        out.field(entry.size)
+        out.field(entry.modified)
+    }
+
+    private static func fields(of folder: Folder, into out: inout RecordBytes) {
+        out.field(folder.inode)
+        out.field(folder.modified)
+    }
+
+    /// The line that records the file at `path`, as `textParts` writes it.
+    static func line(_ path: String, _ entry: Entry) -> [UInt8] {
+        line(kind: "file ", path: path) { fields(of: entry, into: &$0) }
+    }
+
+    /// The line that records the folder at `path`, as `textParts` writes it.
+    static func line(_ path: String, _ folder: Folder) -> [UInt8] {
+        line(kind: "folder ", path: path) { fields(of: folder, into: &$0) }
+    }
+
+    private static func line(kind: String, path: String, fields: (inout RecordBytes) -> Void) -> [UInt8] {
+        var out = RecordBytes(capacity: 160)
+        out.append(kind)
+        fields(&out)
+        out.append(escape(path))
+        out.bytes.append(UInt8(ascii: "\n"))
+        return out.bytes
     }
 
     /// A line for each record, in the order of their paths: its kind, its fields, its path.
@@ -441,12 +487,12 @@ extension Manifest {
 
     /// The manifest in `data`; `nil` for another format or any line that does not read.
     /// Read as bytes, a line at a time (splitting the text into Characters took a cron run 0.15 s).
-    init?(text data: Data) {
-        guard let manifest = data.withUnsafeBytes({ Self.read(Lines($0.bindMemory(to: UInt8.self))) }) else { return nil }
+    init?(text data: Data, keepingLinesOf kind: RecordKind? = nil) {
+        guard let manifest = data.withUnsafeBytes({ Self.read(Lines($0.bindMemory(to: UInt8.self)), keepingLinesOf: kind) }) else { return nil }
         self = manifest
     }
 
-    private static func read(_ lines: Lines) -> Manifest? {
+    private static func read(_ lines: Lines, keepingLinesOf kind: RecordKind?) -> Manifest? {
         var lines = lines
         guard let header = lines.next(), header.elementsEqual(Self.header.utf8),
               let outputLine = lines.next(), outputLine.starts(with: "output ".utf8),
@@ -464,6 +510,8 @@ extension Manifest {
         files.reserveCapacity(counts.files)
         var folders: [String: Folder] = [:]
         folders.reserveCapacity(counts.folders)
+        var fileLines = kind == .files ? RecordLines() : nil
+        var folderLines = kind == .folders ? RecordLines() : nil
         while let line = lines.next() {
             if line.starts(with: "file ".utf8) {
                 var fields = Fields(line.dropFirst("file ".count))
@@ -472,18 +520,24 @@ extension Manifest {
                       let path = unescape(fields.rest), !path.isEmpty
                 else { return nil }
                 files[path] = Entry(fingerprint: fingerprint, inode: inode, size: size, modified: modified)
+                fileLines?.append(line, path: path)
             } else if line.starts(with: "folder ".utf8) {
                 var fields = Fields(line.dropFirst("folder ".count))
                 guard let inode = fields.number(UInt64.self), let modified = fields.number(Int64.self), let path = unescape(fields.rest)
                 else { return nil }
                 folders[path] = Folder(inode: inode, modified: modified)
+                folderLines?.append(line, path: path)
             } else {
                 return nil
             }
         }
         // Every line ends with a line break, the last one too.
         guard lines.endedWithLineBreak, let output = unescape(outputLine.dropFirst("output ".count)) else { return nil }
-        return Manifest(output: output, files: files, folders: folders.isEmpty ? nil : folders, input: input)
+        var manifest = Manifest(output: output, files: files, folders: folders.isEmpty ? nil : folders, input: input)
+        // A path recorded twice has its last line's record: only lines of distinct paths are copied.
+        manifest.fileLines = fileLines.flatMap { $0.count == files.count ? $0 : nil }
+        manifest.folderLines = folderLines.flatMap { $0.count == folders.count ? $0 : nil }
+        return manifest
     }
 
     /// The lines of the file's bytes, without their line breaks.

@@ -275,6 +275,8 @@ package struct Publisher: Sendable {
         /// instead of reading its folders: until a name is added to or removed from one, that is
         /// what it still is.
         package var recordedFolders: [String: Manifest.Folder]?
+        /// Their lines in the record, when it was read keeping them.
+        package var recordedFolderLines: Manifest.RecordLines?
         /// Whether the folder's record was used instead of reading its folders.
         package var fromRecord: Bool { recordedFolders != nil }
         /// The files and folders pruning removed.
@@ -318,7 +320,7 @@ package struct Publisher: Sendable {
 
     /// `prune` from a listing known to be what the folder holds (the marker, unlisted, is always kept).
     private static func prune(_ root: String, keeping files: Set<String>, folders: Set<String>, listing: Manifest.Listing) -> Kept {
-        var kept = Kept(recordedFolders: listing.folders)
+        var kept = Kept(recordedFolders: listing.folders, recordedFolderLines: listing.folderLines)
         // The listing's inodes mapped in place (its layout kept, no path hashed again), less the
         // few files the new site lacks.
         kept.files = listing.files.mapValues(\.inode)

@@ -262,7 +262,7 @@ package final class StagingWriter: @unchecked Sendable {
     /// is removed either way, as the folder is about to change.
     private func readRecord() -> Manifest.Listing? {
         guard let record else { return nil }
-        let manifest = Manifest.load(from: record.file, output: record.output)
+        let manifest = Manifest.load(from: record.file, output: record.output, keepingLinesOf: .folders)
         try? FileManager.default.removeItem(at: record.file)
         return manifest?.listing(of: stagingPath)
     }

@@ -33,6 +33,8 @@ package struct Write: BuildStep {
         /// paths this stage and pruning added, replaced or removed (rendered files aside). A
         /// folder above none of those paths is still as recorded.
         package var recordedFolders: [String: Manifest.Folder]?
+        /// The recorded folders' lines in the record, when it was read keeping them.
+        package var recordedFolderLines: Manifest.RecordLines?
         package var changed: [String] = []
     }
 
@@ -63,7 +65,8 @@ package struct Write: BuildStep {
             }
             try await carry(linked, to: staging, existing: kept.folders)
             return Staged(folder: staging, summary: summary, carried: site.carried.count,
-                          recordedFolders: kept.recordedFolders, changed: linked + kept.removed + [Publisher.markerName])
+                          recordedFolders: kept.recordedFolders, recordedFolderLines: kept.recordedFolderLines,
+                          changed: linked + kept.removed + [Publisher.markerName])
         } catch {
             publisher.discard(staging)
             throw error
