@@ -242,11 +242,12 @@ package struct Publisher: Sendable {
     /// `published` when that file holds the same bytes, so it keeps its inode and modification
     /// time (what rsync and HTTP caches look at), else a new file; `true` for a link. Whatever
     /// stood at `target` is replaced, never written into.
-    static func place(_ data: Data, at target: String, published: String?) -> Result<Bool, PublishError> {
+    /// With `writingBack`, a new file starts on its way to the disk at once (`writeFile`).
+    static func place(_ data: Data, at target: String, published: String?, writingBack: Bool = false) -> Result<Bool, PublishError> {
         if let published, contents(of: published, ifSize: data.count) == data, carry(published, to: target) == nil {
             return .success(true)
         }
-        if let reason = writeFile(data, to: target) {
+        if let reason = writeFile(data, to: target, writingBack: writingBack) {
             return .failure(PublishError(URL(fileURLWithPath: target), .cannotWrite, reason: reason))
         }
         return .success(false)
@@ -365,8 +366,11 @@ package struct Publisher: Sendable {
 
     /// Writes `data` to a new file at `path` with write(2), without an fsync per file
     /// (Foundation's `Data.write` syncs each one): `swap(in:)` flushes the whole staging folder
-    /// once before the rename that publishes it.
-    static func writeFile(_ data: Data, to path: String) -> String? {
+    /// once before the rename that publishes it. With `writingBack`, the file's pages start on
+    /// their way to the disk at once, without waiting for them (sync_file_range(2)), so that the
+    /// flush finds less left to write: worth it for the handful of files a cron run writes, not
+    /// for ten thousand (a cold build took a tenth longer, in system time).
+    static func writeFile(_ data: Data, to path: String, writingBack: Bool = false) -> String? {
         var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if descriptor < 0 && errno == EEXIST {
             // Never written into: in a reused staging folder the file may be a link to the served one.
@@ -375,6 +379,7 @@ package struct Publisher: Sendable {
         }
         guard descriptor >= 0 else { return systemReason }
         var failure = data.withUnsafeBytes { writeAll($0, to: descriptor) }
+        if failure == 0 && writingBack { newsgen_start_writeback(descriptor) }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         return failure == 0 ? nil : String(cString: strerror(failure))
     }

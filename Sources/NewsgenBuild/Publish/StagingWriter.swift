@@ -49,6 +49,10 @@ package final class StagingWriter: @unchecked Sendable {
     private let record: (file: URL, output: URL)?
     /// Set once, before the first file: after writing this path, the folder is flushed to disk.
     private let flushPoint = Mutex<String?>(nil)
+    /// How many new files were started on their way to the disk as they were written (on the
+    /// writing thread alone): the first `writtenBackAtOnce` of a build.
+    private var writtenBack = 0
+    private static let writtenBackAtOnce = 64
 
     // Guarded by `condition`.
     private let condition = NSCondition()
@@ -296,7 +300,11 @@ package final class StagingWriter: @unchecked Sendable {
     /// are the same: `true` for a link.
     private func write(_ file: OutputFile) -> Result<Bool, PublishError> {
         if let failure = createFolders(above: file.path) { return .failure(failure) }
-        return Publisher.place(file.data, at: stagingPath + "/" + file.path, published: publishedPath.map { $0 + "/" + file.path })
+        let writingBack = writtenBack < Self.writtenBackAtOnce
+        let placed = Publisher.place(file.data, at: stagingPath + "/" + file.path, published: publishedPath.map { $0 + "/" + file.path },
+                                     writingBack: writingBack)
+        if writingBack, case .success(false) = placed { writtenBack += 1 }
+        return placed
     }
 
     /// Creates the folders above `path` not known to stand, parents first (on either thread).
