@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// One news article, from any kind of source, as the rest of the pipeline sees it.
 ///
@@ -91,6 +92,8 @@ public struct Article: Sendable, Hashable, Codable {
         var guid: String?
         var content: String?
         var outlet: String?
+        /// The digest of these fields once made (`digest(making:)`); forgotten before they change.
+        let digest = Mutex<SIMD4<UInt64>?>(nil)
 
         init(id: String, sourceID: String, title: String, summary: String, author: String?, url: String?, imageURL: String?,
              published: Date?, categories: [String], guid: String?, content: String?, outlet: String?) {
@@ -118,10 +121,27 @@ public struct Article: Sendable, Hashable, Codable {
     /// (one is a copy of the other, unchanged since), and so are equal in every field.
     package var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
 
-    /// The storage, copied first when another article shares it.
+    /// The storage, copied first when another article shares it; about to change, so its
+    /// digest is forgotten (a copy starts without one).
     private mutating func unique() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        if isKnownUniquelyReferenced(&storage) {
+            storage.digest.withLock { $0 = nil }
+        } else {
+            storage = storage.copy()
+        }
         return storage
+    }
+
+    /// A digest of every field, made by `make` the first time it is asked for and kept with the
+    /// fields until one of them changes: a story is fed whole into the build's input fingerprint
+    /// and into that of each feed list that holds it (its source's, a section's, the
+    /// headlines'), and was hashed again for each. Two articles that share their storage share
+    /// it; `make` must depend on the fields alone.
+    package func digest(making make: (Article) -> SIMD4<UInt64>) -> SIMD4<UInt64> {
+        if let known = storage.digest.withLock({ $0 }) { return known }
+        let made = make(self)
+        storage.digest.withLock { $0 = made }
+        return made
     }
 
     public static func == (lhs: Article, rhs: Article) -> Bool {

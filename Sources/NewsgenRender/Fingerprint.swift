@@ -71,6 +71,9 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
         self = fingerprint
     }
 
+    /// The four words the 32 bytes make, in order.
+    var words: SIMD4<UInt64> { SIMD4(first, second, third, fourth) }
+
     /// Lowercase hexadecimal, 64 characters.
     package var hex: String {
         var bytes: [UInt8] = []
@@ -284,9 +287,22 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Fingerprint.Hasher {
+    /// Every field of each article, through its digest (`add(digestOf:)`).
     package mutating func add(articles: [Article]) {
         add(articles.count)
-        for article in articles { add(article: article) }
+        for article in articles { add(digestOf: article) }
+    }
+
+    /// Every field of an article through the digest of them all (`add(article:)`), made once
+    /// for each article however many fingerprints feed it (`Article.digest(making:)`).
+    package mutating func add(digestOf article: Article) {
+        let digest = article.digest { article in
+            var hasher = Fingerprint.Hasher()
+            hasher.add(article: article)
+            return hasher.finish().words
+        }
+        tag("A", count: 32)
+        withUnsafeBytes(of: digest) { feed($0) }
     }
 
     /// Every field of an article (`InputFingerprintTests` counts them).

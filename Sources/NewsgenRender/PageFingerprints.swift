@@ -28,10 +28,12 @@ extension SiteModelBuilder {
         hasher.add(config.baseURL.absoluteString)
         feedRow(article, into: &hasher)
         // The page shows every tag (fed with the story) and the story's text, whose images
-        // name files of the `static` folder relatively when they do.
+        // name files of the `static` folder relatively when they do: the text as the page shows
+        // it, when that is not the text itself (fed once, not twice).
         hasher.add(article.categories)
         hasher.add(article.content)
-        hasher.add(article.content.map { siteLinks(in: $0, root: "") })
+        let shown = article.content.map { siteLinks(in: $0, root: "") }
+        hasher.add(shown == article.content ? nil : shown)
     }
 
     /// Digests every story with a page, half on each core, before any page is fingerprinted:

@@ -433,7 +433,7 @@ package struct SiteRenderer {
             hasher.add(date: list.updated)
             hasher.add(list.entries.count)
             for entry in list.entries {
-                hasher.add(article: entry.article)
+                hasher.add(digestOf: entry.article)
                 hasher.add(entry.sourceName)
                 hasher.add(entry.fallbackLink)
             }

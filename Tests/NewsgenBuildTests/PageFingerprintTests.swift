@@ -82,7 +82,7 @@ struct PageFingerprintTests {
             // A tag needs two stories for a page: the other story taking "Ports" gives the article's tag a link.
             case "a tag gains a page": after.other.categories = ["Ports"]
             // The same image URL, now naming a file of the static folder, is linked relatively.
-            case "the image becomes a static file": after.staticImage = true
+            case "the image becomes a static file", "an image in the text becomes a static file": after.staticImage = true
             case "another story": after.other.title = "Comet seen at dusk"
             default: return nil
             }
@@ -121,11 +121,14 @@ struct PageFingerprintTests {
     @Test("each value an article's page shows changes its fingerprint", arguments: [
         "title", "summary", "author", "no author", "url", "no url", "image", "published", "no date", "content", "no content",
         "source name", "source gone", "favorite", "read later", "site title", "site language", "base URL",
-        "a tag gains a page", "the image becomes a static file",
+        "a tag gains a page", "the image becomes a static file", "an image in the text becomes a static file",
     ])
     func shown(_ change: String) async throws {
         var before = try Inputs()
         if change == "the image becomes a static file" { before.article.imageURL = "https://news.example.org/images/1.jpg" }
+        if change == "an image in the text becomes a static file" {
+            before.article.content = #"<p>The full story.</p><p><img src="https://news.example.org/images/1.jpg" alt="The port"/></p>"#
+        }
         let after = try #require(try before.changed(change), "no such change: \(change)")
         let old = try await Self.render(before).page
         let new = try await Self.render(after).page

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 @testable import NewsgenRender
+import NewsgenModel
 
 /// A fingerprint is the SHA-256 of its values' stream: each value a tag (its kind, one byte),
 /// its length (eight bytes, little-endian) and its bytes. The hasher gathers small values in a
@@ -56,6 +57,39 @@ struct FingerprintHasherTests {
 
 @Suite("Relative roots")
 struct RelativeRootTests {
+    @Test("an article's digest is made once and kept, and forgotten when a field changes: in place, or in a copy that shared it")
+    func articleDigest() {
+        func fed(_ article: Article) -> Fingerprint {
+            var hasher = Fingerprint.Hasher()
+            hasher.add(digestOf: article)
+            return hasher.finish()
+        }
+        func fresh(_ article: Article) -> Fingerprint {
+            fed(Article(id: article.id, sourceID: article.sourceID, title: article.title, summary: article.summary, author: article.author,
+                        url: article.url, imageURL: article.imageURL, published: article.published, categories: article.categories,
+                        guid: article.guid, content: article.content, outlet: article.outlet))
+        }
+        var article = Article(id: "https://example.com/a", sourceID: "world", title: "Harbour reopens", content: "<p>Story</p>")
+        let first = fed(article)
+        var made = 0
+        _ = article.digest { _ in made += 1; return .zero }
+        #expect(made == 0, "kept once made")
+        #expect(fed(article) == first)
+        // Changed in place (the only reference to its fields).
+        article.title = "Harbour reopens to ships"
+        #expect(fed(article) != first)
+        #expect(fed(article) == fresh(article))
+        // A copy shares the fields and their digest until either changes.
+        let kept = article
+        var copy = article
+        let shared = fed(copy)
+        copy.content = "<p>Story, corrected.</p>"
+        #expect(fed(copy) == fresh(copy))
+        #expect(fed(copy) != shared)
+        #expect(fed(kept) == shared)
+        #expect(fed(article) == shared)
+    }
+
     @Test("a page's way back to the site's root: one ../ per component of its path", arguments: [
         ("", ""), ("index.html", "../"), ("articles/story/", "../../"), ("archive/2026/11/24/", "../../../../"),
         ("a//b", "../../"), ("/a/", "../"),

@@ -11,7 +11,8 @@ package import NewsgenRender
 /// before rendering. `SiteContent.generated` (the build's time) is left out: no file shows it
 /// (SiteRenderer and SiteModelBuilder never read it), so every cron run would differ for nothing.
 ///
-/// Articles (tens of thousands) are fed field by field; the rest (config, source states, saved
+/// Articles (tens of thousands) are fed field by field, through the digest each keeps of its
+/// fields (`Fingerprint.Hasher.add(digestOf:)`, which pages and feeds feed too); the rest (config, source states, saved
 /// entries, NewsAPI's list) through `Mirror`, so a field added to those types is fed without a
 /// change here. `InputFingerprintTests` checks that Article still has the fields fed here.
 package enum InputFingerprint {
@@ -32,7 +33,7 @@ package enum InputFingerprint {
             for entry in saved {
                 hasher.add(reflecting: entry.entry)
                 hasher.add(entry.matched)
-                hasher.add(article: entry.article)
+                hasher.add(digestOf: entry.article)
             }
         }
         // The cache lists stories with the same date and first sighting in no fixed order, and a
