@@ -445,6 +445,12 @@ struct IncrementalTests {
         let readUnordered = try #require(Manifest(text: Data(unordered.utf8), keepingLinesOf: .files))
         #expect(readUnordered.files.count == 2)
         #expect(readUnordered.fileLines?.splicing(dropping: [], adding: []) == nil)
+        // Nor one whose files' lines are not one after the other.
+        let apart = header + String(decoding: Manifest.line("a.html", entry(1)) + Manifest.line("x", Manifest.Folder(inode: 3, modified: 4))
+                                    + Manifest.line("b.html", entry(2)), as: UTF8.self)
+        let readApart = try #require(Manifest(text: Data(apart.utf8), keepingLinesOf: .files))
+        #expect(readApart.files.count == 2)
+        #expect(readApart.fileLines?.splicing(dropping: [], adding: []) == nil)
     }
 
     @Test("a saved manifest reads back whole, replaces the one before in one rename, and a save that fails says why and leaves the one before and no temporary file")

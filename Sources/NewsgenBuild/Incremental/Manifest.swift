@@ -488,7 +488,10 @@ extension Manifest {
     /// The manifest in `data`; `nil` for another format or any line that does not read.
     /// Read as bytes, a line at a time (splitting the text into Characters took a cron run 0.15 s).
     init?(text data: Data, keepingLinesOf kind: RecordKind? = nil) {
-        guard let manifest = data.withUnsafeBytes({ Self.read(Lines($0.bindMemory(to: UInt8.self)), keepingLinesOf: kind) }) else { return nil }
+        guard var manifest = data.withUnsafeBytes({ Self.read(Lines($0.bindMemory(to: UInt8.self)), keepingLinesOf: kind) }) else { return nil }
+        // The lines kept are where they are in the file's bytes: those are kept with them.
+        manifest.fileLines?.bytes = data
+        manifest.folderLines?.bytes = data
         self = manifest
     }
 

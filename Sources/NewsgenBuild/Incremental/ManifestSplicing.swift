@@ -4,33 +4,40 @@ import NewsgenRender
 
 extension Manifest {
     /// The lines of one kind of record as a manifest's file had them, in its order, each with
-    /// its line break.
+    /// its line break: where they are in the file's bytes, which they keep.
     ///
     /// A site that gained a story has a handful of records that changed among ten thousand that
     /// did not, and the line of a record that did not change is the line the last manifest has:
     /// the next manifest's text is these lines, copied in runs, with the changed records' lines
     /// put in their places (`splicing`), rather than every record sorted and written again.
     package struct RecordLines: Sendable {
-        /// The lines, one after the other.
-        private var bytes: [UInt8] = []
+        /// The file's bytes (set once it is read).
+        var bytes = Data()
+        /// Where the first line starts in `bytes`.
+        private var start = 0
         /// Each record's path, in the file's order.
         private var paths: [String] = []
-        /// Where each record's line ends in `bytes`; it starts where the one before ends.
+        /// Where each record's line ends in `bytes`, its line break included; the next line
+        /// starts there.
         private var ends: [Int] = []
-        /// Whether the paths are in increasing order, as newsgen writes them: a path's place
-        /// among them is then found by bisection. Lines in another order are not spliced.
+        /// Whether the paths are in increasing order, as newsgen writes them (a path's place
+        /// among them is then found by bisection), and their lines one after the other. Lines
+        /// otherwise are not spliced.
         private(set) var inOrder = true
 
         /// How many records.
         var count: Int { paths.count }
 
-        /// Adds the line of the record of `path` (without its line break).
+        /// Adds the line of the record of `path`: its bytes in the file, without the line break
+        /// that follows them.
         mutating func append(_ line: Slice<UnsafeBufferPointer<UInt8>>, path: String) {
-            if let last = paths.last, !(last < path) { inOrder = false }
-            bytes.append(contentsOf: line)
-            bytes.append(UInt8(ascii: "\n"))
+            if let last = paths.last {
+                if !(last < path) || ends.last != line.startIndex { inOrder = false }
+            } else {
+                start = line.startIndex
+            }
             paths.append(path)
-            ends.append(bytes.count)
+            ends.append(line.endIndex + 1)
         }
 
         /// These lines without those of the `dropped` paths, with the `fresh` lines (of distinct
@@ -52,11 +59,12 @@ extension Manifest {
             // Cut where a line is skipped or a fresh one goes; the lines between cuts are copied at once.
             let cuts = (Array(skipped) + places).sorted()
             var text: [UInt8] = []
-            text.reserveCapacity(bytes.count + fresh.reduce(0) { $0 + $1.line.count })
+            text.reserveCapacity((ends.last ?? start) - start + fresh.reduce(0) { $0 + $1.line.count })
             var copied = 0, added = 0
             for cut in cuts + [paths.count] {
                 if cut > copied {
-                    text.append(contentsOf: bytes[start(of: copied)..<ends[cut - 1]])
+                    let run = start(of: copied)..<ends[cut - 1]
+                    bytes.withUnsafeBytes { text.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[run])) }
                     copied = cut
                 }
                 // The fresh lines placed here, then this line left out when it is skipped.
@@ -71,7 +79,7 @@ extension Manifest {
         }
 
         private func start(of line: Int) -> Int {
-            line == 0 ? 0 : ends[line - 1]
+            line == 0 ? start : ends[line - 1]
         }
 
         /// The place of the first path that is not before `path`.
