@@ -1,4 +1,5 @@
 import Foundation
+import CNewsgenShims
 public import Logging
 public import NewsgenConfig
 import NewsgenFetch
@@ -55,6 +56,18 @@ extension Build {
             }
         }
         store.close()
+        // What closing wrote into the cache starts on its way to the disk: a build run soon
+        // after (a cron run that follows a slow one, `serve`) would otherwise wait for it in the
+        // flush before its swap.
+        startWriteback(of: config.cache)
         return try result.get()
+    }
+
+    /// Starts writing the file at `file` to disk without waiting for it (`Publisher.writeFile`).
+    static func startWriteback(of file: URL) {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        newsgen_start_writeback(descriptor)
+        close(descriptor)
     }
 }

@@ -1,4 +1,5 @@
 package import Foundation
+import CNewsgenShims
 package import NewsgenModel
 package import NewsgenRender
 
@@ -127,6 +128,8 @@ package struct Manifest: Sendable, Equatable {
         for part in parts where failure == 0 {
             failure = part.withUnsafeBytes { Publisher.writeAll($0, to: descriptor) }
         }
+        // On its way to the disk at once, not in the flush before the next build's swap.
+        if failure == 0 { newsgen_start_writeback(descriptor) }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         if failure == 0 && rename(temporary.path, file.path) != 0 { failure = errno }
         guard failure == 0 else {
