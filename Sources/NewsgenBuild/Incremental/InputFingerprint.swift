@@ -12,9 +12,10 @@ package import NewsgenRender
 /// (SiteRenderer and SiteModelBuilder never read it), so every cron run would differ for nothing.
 ///
 /// Articles (tens of thousands) are fed field by field, through the digest each keeps of its
-/// fields (`Fingerprint.Hasher.add(digestOf:)`, which pages and feeds feed too); the rest (config, source states, saved
-/// entries, NewsAPI's list) through `Mirror`, so a field added to those types is fed without a
-/// change here. `InputFingerprintTests` checks that Article still has the fields fed here.
+/// fields (`Fingerprint.Hasher.add(digestOf:)`, which the feeds' lists feed too); the rest
+/// (config, source states, saved entries, NewsAPI's list) through `Mirror`, so a field added to
+/// those types is fed without a change here. `InputFingerprintTests` checks that Article still
+/// has the fields fed here.
 package enum InputFingerprint {
     package static func of(_ content: SiteContent, templates: TemplateSet) -> Fingerprint {
         of(content, setup: Setup(config: content.config, templates: templates, staticFiles: content.staticFiles),
