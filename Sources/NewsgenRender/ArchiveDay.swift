@@ -24,7 +24,7 @@ struct ArchiveDay: Sendable {
                 undated.append(article)
                 continue
             }
-            let key = String(Dates.rfc3339(published).prefix(10))
+            let key = Dates.rfc3339Day(published)
             if days.last?.key == key {
                 days[days.count - 1].articles.append(article)
             } else if let index = days.firstIndex(where: { $0.key == key }) {

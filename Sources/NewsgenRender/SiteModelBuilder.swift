@@ -135,6 +135,14 @@ final class SiteModelBuilder: Sendable {
         places[article.id].map { slugs[Int($0)] }
     }
 
+    /// The same, for a story likely to be the one with a page at `place` (the archive's stories
+    /// come first among those with pages, in its order): taken from there when it is that very
+    /// story (the same storage), else found by id, without hashing ten thousand ids.
+    func slug(of article: Article, likelyAt place: Int) -> String? {
+        if place < articlesWithPages.count, articlesWithPages[place].storageIdentity == article.storageIdentity { return slugs[place] }
+        return slug(of: article)
+    }
+
     /// Groups the archive's stories by their own tags' slugs. A tag whose slug is empty (no
     /// letter or digit Slug keeps) gets no page; one that fewer than `tagThreshold` stories
     /// share gets none either, so that rows do not fill with links to pages of one story.
@@ -487,12 +495,12 @@ final class SiteModelBuilder: Sendable {
         json.append("{\"articles\":[")
         for (number, (article, tags)) in zip(archive, storyTags).enumerated() {
             if number > 0 { json.append(",") }
-            let slug = slug(of: article)
+            let slug = slug(of: article, likelyAt: number)
             json.append("{")
             var members = JSONBytes.Members()
             if let published = article.published {
                 json.key("d", in: &members)
-                json.string(Dates.rfc3339(published).prefix(10))
+                json.string(Dates.rfc3339Day(published))
             }
             if !tags.isEmpty {
                 json.key("g", in: &members)

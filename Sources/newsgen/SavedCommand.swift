@@ -144,7 +144,7 @@ struct SavedCommand: AsyncParsableCommand {
                 let entries = merged[kind]
                 print("\(kind.title) (\(entries.count))")
                 for entry in entries {
-                    let date = entry.savedAt.map { String(Dates.rfc3339($0).prefix(10)) } ?? "          "
+                    let date = entry.savedAt.map(Dates.rfc3339Day) ?? "          "
                     let title = entry.title.map { "\($0) — " } ?? ""
                     print("  \(date)  \(title)\(entry.url ?? entry.id ?? "")")
                 }

@@ -20,6 +20,20 @@ extension Dates {
         return out.string
     }
 
+    /// The day of `date` in UTC as `rfc3339` writes it, e.g. `2026-11-20`: its first ten
+    /// characters, without the time of day made only to be dropped (the archive's days and
+    /// search.json name ten thousand of them).
+    package static func rfc3339Day(_ date: Date) -> String {
+        let time = UTCFields(date)
+        var out = ASCIIWriter(capacity: 10)
+        out.number(time.year, width: 4)
+        out.byte(UInt8(ascii: "-"))
+        out.number(time.month, width: 2)
+        out.byte(UInt8(ascii: "-"))
+        out.number(time.day, width: 2)
+        return out.string
+    }
+
     /// Formats `date` as RFC 822 (RFC 1123 profile) in UTC, as RSS expects,
     /// e.g. `Fri, 20 Nov 2026 08:00:00 +0000`.
     public static func rfc822(_ date: Date) -> String {

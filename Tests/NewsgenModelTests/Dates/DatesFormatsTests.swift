@@ -39,6 +39,7 @@ struct DatesFormatsTests {
         let date = Date(timeIntervalSince1970: expected.seconds)
         #expect(Dates.rfc3339(date) == expected.rfc3339)
         #expect(Dates.rfc822(date) == expected.rfc822)
+        #expect(Dates.rfc3339Day(date) == String(expected.rfc3339.prefix(10)))
     }
 
     @Test("Formatting clamps extreme dates to years 0001…9999 without crashing")
@@ -53,6 +54,7 @@ struct DatesFormatsTests {
         ]
         for (date, rfc3339) in extremes {
             #expect(Dates.rfc3339(date) == rfc3339)
+            #expect(Dates.rfc3339Day(date) == String(rfc3339.prefix(10)))
             #expect(Dates.rfc822(date).utf8.count == 31)
         }
         #expect(Dates.rfc3339(.distantFuture) == "4001-01-01T00:00:00Z")
