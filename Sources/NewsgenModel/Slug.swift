@@ -70,14 +70,21 @@ package enum Slug {
         return String(decoding: slug, as: UTF8.self)
     }
 
-    /// A short, stable hexadecimal digest of a string (FNV-1a, 64 bits), to keep slugs unique.
+    /// A short, stable hexadecimal digest of a string (FNV-1a, 64 bits), to keep slugs unique:
+    /// sixteen lowercase digits, written into the string at once (a build makes one for every
+    /// story's page and every entry of its Atom feeds).
     package static func digest(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)
             hash &*= 0x100_0000_01b3
         }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return String(unsafeUninitializedCapacity: 16) { digits in
+            for place in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: hash >> UInt64(60 - 4 * place)) & 0x0f
+                digits[place] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return 16
+        }
     }
 }

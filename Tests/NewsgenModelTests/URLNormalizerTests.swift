@@ -148,6 +148,11 @@ struct ArticleListTests {
         #expect(Slug.make("Supercalifragilistic", limit: 5) == "super")
         #expect(Slug.digest("a") != Slug.digest("b"))
         #expect(Slug.digest("a").count == 16)
+        // FNV-1a's 64 bits in sixteen lowercase digits, leading zeros kept (pages are named with them).
+        #expect(Slug.digest("") == "cbf29ce484222325")
+        #expect(Slug.digest("a") == "af63dc4c8601ec8c")
+        #expect(Slug.digest("foobar") == "85944171f73967e8")
+        #expect(Slug.digest("story-0") == "00286367d3e1a027")
     }
 
     @Test("slugs of plain ASCII titles (made without ICU's transform) are what the transform path gives")
