@@ -9,11 +9,7 @@ extension Dates {
     public static func rfc3339(_ date: Date) -> String {
         let time = UTCFields(date)
         var out = ASCIIWriter(capacity: 20)
-        out.number(time.year, width: 4)
-        out.byte(UInt8(ascii: "-"))
-        out.number(time.month, width: 2)
-        out.byte(UInt8(ascii: "-"))
-        out.number(time.day, width: 2)
+        out.day(time)
         out.byte(UInt8(ascii: "T"))
         out.clock(time)
         out.byte(UInt8(ascii: "Z"))
@@ -24,13 +20,8 @@ extension Dates {
     /// characters, without the time of day made only to be dropped (the archive's days and
     /// search.json name ten thousand of them).
     package static func rfc3339Day(_ date: Date) -> String {
-        let time = UTCFields(date)
         var out = ASCIIWriter(capacity: 10)
-        out.number(time.year, width: 4)
-        out.byte(UInt8(ascii: "-"))
-        out.number(time.month, width: 2)
-        out.byte(UInt8(ascii: "-"))
-        out.number(time.day, width: 2)
+        out.day(UTCFields(date))
         return out.string
     }
 
@@ -86,6 +77,15 @@ extension Dates {
 
         mutating func text(_ text: String) {
             bytes.append(contentsOf: text.utf8)
+        }
+
+        /// Appends `yyyy-mm-dd`.
+        mutating func day(_ time: UTCFields) {
+            number(time.year, width: 4)
+            byte(UInt8(ascii: "-"))
+            number(time.month, width: 2)
+            byte(UInt8(ascii: "-"))
+            number(time.day, width: 2)
         }
 
         /// Appends `hh:mm:ss`.
