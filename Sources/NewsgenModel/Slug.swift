@@ -80,10 +80,7 @@ package enum Slug {
             hash &*= 0x100_0000_01b3
         }
         return String(unsafeUninitializedCapacity: 16) { digits in
-            for place in 0..<16 {
-                let nibble = UInt8(truncatingIfNeeded: hash >> UInt64(60 - 4 * place)) & 0x0f
-                digits[place] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-            }
+            Hexadecimal.write(hash, into: digits, at: 0)
             return 16
         }
     }

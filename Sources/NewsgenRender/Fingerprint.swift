@@ -83,20 +83,13 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
 
     /// Appends `hex`'s bytes to `bytes` (the manifest writes ten thousand of them).
     package func appendHex(to bytes: inout [UInt8]) {
-        let digits: StaticString = "0123456789abcdef"
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: 64))
-        let words = (first, second, third, fourth)
         bytes.withUnsafeMutableBufferPointer { buffer in
-            withUnsafeBytes(of: words) { raw in
-                var place = start
-                for word in raw.bindMemory(to: UInt64.self) {
-                    for shift in stride(from: 60, through: 0, by: -4) {
-                        buffer[place] = digits.utf8Start[Int(truncatingIfNeeded: word >> UInt64(shift)) & 0x0f]
-                        place += 1
-                    }
-                }
-            }
+            Hexadecimal.write(first, into: buffer, at: start)
+            Hexadecimal.write(second, into: buffer, at: start + 16)
+            Hexadecimal.write(third, into: buffer, at: start + 32)
+            Hexadecimal.write(fourth, into: buffer, at: start + 48)
         }
     }
 

@@ -1,0 +1,11 @@
+/// Lowercase hexadecimal digits written in place, without a String for each number: slugs name
+/// every story's page with a digest, and a manifest spells ten thousand fingerprints.
+package enum Hexadecimal {
+    /// Writes `word`'s sixteen digits, most significant first, into `digits` from `place`.
+    package static func write(_ word: UInt64, into digits: UnsafeMutableBufferPointer<UInt8>, at place: Int) {
+        for index in 0..<16 {
+            let nibble = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * index)) & 0x0f
+            digits[place + index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+        }
+    }
+}
