@@ -1,5 +1,4 @@
 import Foundation
-import CNewsgenShims
 public import Logging
 public import NewsgenConfig
 import NewsgenFetch
@@ -63,11 +62,11 @@ extension Build {
         return try result.get()
     }
 
-    /// Starts writing the file at `file` to disk without waiting for it (`Publisher.writeFile`).
+    /// Starts writing the file at `file` to disk without waiting for it (`Publisher.startWriteback`).
     static func startWriteback(of file: URL) {
         let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
-        newsgen_start_writeback(descriptor)
+        Publisher.startWriteback(descriptor)
         close(descriptor)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NewsgenModel
 
 /// What lets a cache skip its integrity check when it opens: the file as the last build that
 /// closed it left it, and when it was last checked.
@@ -36,8 +37,7 @@ struct IntegrityStamp: Equatable {
         guard lstat(cache.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         return IntegrityStamp(
             inode: UInt64(status.st_ino), size: Int64(status.st_size),
-            modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec),
-            changed: Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec),
+            modified: status.st_mtim.nanoseconds, changed: status.st_ctim.nanoseconds,
             checked: checked)
     }
 

@@ -1,5 +1,4 @@
 package import Foundation
-import CNewsgenShims
 package import NewsgenModel
 package import NewsgenRender
 
@@ -129,7 +128,7 @@ package struct Manifest: Sendable, Equatable {
             failure = part.withUnsafeBytes { Publisher.writeAll($0, to: descriptor) }
         }
         // On its way to the disk at once, not in the flush before the next build's swap.
-        if failure == 0 { newsgen_start_writeback(descriptor) }
+        if failure == 0 { Publisher.startWriteback(descriptor) }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         if failure == 0 && rename(temporary.path, file.path) != 0 { failure = errno }
         guard failure == 0 else {
@@ -343,7 +342,7 @@ package struct Manifest: Sendable, Equatable {
     static func stat(_ path: String, in folder: Int32) -> OnDisk? {
         var status = Foundation.stat()
         guard fstatat(folder, path, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return OnDisk(inode: UInt64(status.st_ino), size: Int64(status.st_size), modified: Self.nanoseconds(status.st_mtim))
+        return OnDisk(inode: UInt64(status.st_ino), size: Int64(status.st_size), modified: status.st_mtim.nanoseconds)
     }
 
     /// A folder's identity on disk (not a link to one).
@@ -355,12 +354,9 @@ package struct Manifest: Sendable, Equatable {
     static func folderStat(_ path: String, in folder: Int32) -> Folder? {
         var status = Foundation.stat()
         guard fstatat(folder, path, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return nil }
-        return Folder(inode: UInt64(status.st_ino), modified: Self.nanoseconds(status.st_mtim))
+        return Folder(inode: UInt64(status.st_ino), modified: status.st_mtim.nanoseconds)
     }
 
-    private static func nanoseconds(_ time: timespec) -> Int64 {
-        Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-    }
 }
 
 extension Manifest.Entry {

@@ -379,9 +379,15 @@ package struct Publisher: Sendable {
         }
         guard descriptor >= 0 else { return systemReason }
         var failure = data.withUnsafeBytes { writeAll($0, to: descriptor) }
-        if failure == 0 && writingBack { newsgen_start_writeback(descriptor) }
+        if failure == 0 && writingBack { startWriteback(descriptor) }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         return failure == 0 ? nil : String(cString: strerror(failure))
+    }
+
+    /// Starts writing the open file `descriptor` to disk without waiting for it
+    /// (sync_file_range(2)), so that a later flush finds less left to write.
+    static func startWriteback(_ descriptor: Int32) {
+        newsgen_start_writeback(descriptor)
     }
 
     /// Writes all of `bytes` to the open file `descriptor` with write(2), again after an

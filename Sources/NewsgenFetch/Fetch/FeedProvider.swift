@@ -103,8 +103,7 @@ enum LocalFile {
         guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         let changed = Double(status.st_ctim.tv_sec) + Double(status.st_ctim.tv_nsec) / 1e9
         guard now.timeIntervalSince1970 - changed >= settleSeconds else { return nil }
-        func nanoseconds(_ time: timespec) -> Int64 { Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec) }
-        return "file \(status.st_dev):\(status.st_ino) \(status.st_size) \(nanoseconds(status.st_mtim)) \(nanoseconds(status.st_ctim)) "
+        return "file \(status.st_dev):\(status.st_ino) \(status.st_size) \(status.st_mtim.nanoseconds) \(status.st_ctim.nanoseconds) "
             + "newsgen \(NewsgenVersion.string) \(settings)"
     }
 
