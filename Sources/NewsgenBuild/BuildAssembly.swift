@@ -2,6 +2,7 @@ import Foundation
 public import Logging
 public import NewsgenConfig
 import NewsgenFetch
+import NewsgenRender
 import NewsgenStore
 
 extension Build {
@@ -21,7 +22,7 @@ extension Build {
         defer { withExtendedLifetime(lock) {} }
         let store: SQLiteStore
         do {
-            store = try SQLiteStore.open(at: config.cache, logger: logger)
+            store = try SQLiteStore.open(at: config.cache, logger: logger, digester: Fingerprint.articleDigester)
         } catch {
             throw BuildError(.store(error))
         }

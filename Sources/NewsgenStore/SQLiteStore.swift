@@ -19,25 +19,29 @@ package final class SQLiteStore: ArticleStore {
     private let lastCheck: Int64
     /// Whether opening checked the file's integrity, rather than trusting its stamp.
     package let checkedWhenOpened: Bool
+    /// How the build digests a story: each story is stored with its digest, and read back
+    /// knowing it (`Article.knowing(digest:)`) when this digester made it. `nil` stores none.
+    private let digester: ArticleDigester?
 
     /// Opens (or creates) the cache. A file that is corrupt, not a database, or from a newer
     /// newsgen is moved aside with a warning and a new cache is started: the build goes on.
     /// Its integrity is checked unless it is still the file a store closed (`IntegrityStamp`).
-    public static func open(at path: URL, logger: Logger, now: Date = Date()) throws(StoreError) -> SQLiteStore {
+    /// With `digester`, each story is kept with its digest (`digester`).
+    public static func open(at path: URL, logger: Logger, now: Date = Date(), digester: ArticleDigester? = nil) throws(StoreError) -> SQLiteStore {
         do {
             try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
             throw .cannotCreateFolder(folder: path.deletingLastPathComponent(), cause: error)
         }
         do {
-            return try SQLiteStore(path: path, now: now)
+            return try SQLiteStore(path: path, now: now, digester: digester)
         } catch let problem as UnusableCache {
             let aside = path.deletingLastPathComponent()
                 .appendingPathComponent("\(path.lastPathComponent).unusable-\(Int(Date().timeIntervalSince1970))")
             logger.warning("cache: \(path.path) \(problem.reason); moved it to \(aside.lastPathComponent) and started a new cache")
             try moveAside(path, to: aside)
             do {
-                return try SQLiteStore(path: path, now: now)
+                return try SQLiteStore(path: path, now: now, digester: digester)
             } catch {
                 throw .cannotCreate(file: path, cause: error)
             }
@@ -51,8 +55,9 @@ package final class SQLiteStore: ArticleStore {
         var description: String { reason }
     }
 
-    private init(path: URL, now: Date) throws {
+    private init(path: URL, now: Date, digester: ArticleDigester?) throws {
         self.path = path
+        self.digester = digester
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "newsgen.cache"
@@ -157,6 +162,10 @@ package final class SQLiteStore: ArticleStore {
         migrator.registerMigration("v3-outlet") { db in
             try db.execute(sql: "ALTER TABLE article ADD COLUMN outlet TEXT")
         }
+        // Each story's digest as the build made it (`StoredDigest`); rows from before it are NULL.
+        migrator.registerMigration("v4-digest") { db in
+            try db.execute(sql: "ALTER TABLE article ADD COLUMN digest BLOB")
+        }
         return migrator
     }
 
@@ -215,7 +224,7 @@ package final class SQLiteStore: ArticleStore {
                     if let done = current { lists[done.sourceID] = done.articles }
                     current = (sourceID, [])
                 }
-                let article = try ArticleRecord(row: row).article()
+                let article = try ArticleRecord(row: row).article(digester: self.digester)
                 decoded.append(ListedRows.Decoded(row: try row.decode(atIndex: ArticleRecord.columnCount + 1), story: article))
                 current?.articles.append(article)
             }
@@ -267,7 +276,7 @@ package final class SQLiteStore: ArticleStore {
                 order.append(key: key, published: try row.decode(Double?.self, atIndex: ArticleRecord.publishedColumn),
                              firstSeen: try row.decode(Double.self, atIndex: ArticleRecord.firstSeenColumn))
                 let known = known.story(key, row: try row.decode(atIndex: ArticleRecord.columnCount))
-                stories.append(try known ?? ArticleRecord(row: row).article())
+                stories.append(try known ?? ArticleRecord(row: row).article(digester: self.digester))
             }
             return (stories, order)
         }
@@ -287,7 +296,7 @@ package final class SQLiteStore: ArticleStore {
             }
             try SourceListRecord.filter(SourceListRecord.Columns.sourceID == sourceID).deleteAll(db)
             for (position, article) in content.articles.enumerated() {
-                try ArticleRecord.upsert(article, at: date, in: db)
+                try ArticleRecord.upsert(article, at: date, in: db, digester: self.digester)
                 try db.cachedStatement(sql: "INSERT OR REPLACE INTO sourceList (sourceID, position, articleKey) VALUES (?, ?, ?)")
                     .execute(arguments: [sourceID, position, article.id])
             }
@@ -322,7 +331,7 @@ package final class SQLiteStore: ArticleStore {
         try await write { db in
             try SavedRecord.deleteAll(db)
             for item in saved {
-                try ArticleRecord.upsert(item.article, at: date, in: db, touchLastSeen: false)
+                try ArticleRecord.upsert(item.article, at: date, in: db, digester: self.digester, touchLastSeen: false)
                 try SavedRecord(entryKey: item.entryKey, articleKey: item.article.id).insert(db, onConflict: .replace)
             }
         }
@@ -335,7 +344,7 @@ package final class SQLiteStore: ArticleStore {
             var found: [String: Article] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT \(ArticleRecord.selection), saved.entryKey AS entryKey FROM saved JOIN article ON article.key = saved.articleKey") {
                 let entryKey: String = row["entryKey"]
-                if ids.contains(entryKey) { found[entryKey] = try ArticleRecord(row: row).article() }
+                if ids.contains(entryKey) { found[entryKey] = try ArticleRecord(row: row).article(digester: self.digester) }
             }
             return found
         }
@@ -490,6 +499,8 @@ extension SQLiteStore {
         var lastSeen: Date
         var content: String?
         var outlet: String?
+        /// The story's digest (`StoredDigest`), or NULL.
+        var digest: Data?
 
         /// The columns every query of articles selects, in the order of `columns`, so that a row
         /// is read by position (`init(row:)`).
@@ -515,6 +526,7 @@ extension SQLiteStore {
             lastSeen = Date(timeIntervalSince1970: try row.decode(Double.self, atIndex: 11))
             content = try row.decode(atIndex: 12)
             outlet = try row.decode(atIndex: 13)
+            digest = try row.decode(atIndex: 14)
         }
 
         /// Inserts the article, seen first and last at `date`; or updates its data, keeping when
@@ -523,13 +535,18 @@ extension SQLiteStore {
         /// One prepared statement, reused: a cold build stores ten thousand articles on the one
         /// writing connection, and GRDB's record upsert (encoding each record through `Encodable`
         /// and reading the row back) made storing them the longest part of fetching local feeds.
-        static func upsert(_ article: Article, at date: Date, in db: Database, touchLastSeen: Bool = true) throws {
+        ///
+        /// With `digester`, the row keeps the story's digest (the one it knows, or made now).
+        static func upsert(_ article: Article, at date: Date, in db: Database, digester: ArticleDigester?,
+                           touchLastSeen: Bool = true) throws {
             let statement = try db.cachedStatement(sql: touchLastSeen ? upsertTouchingLastSeen : upsertKeepingLastSeen)
             let seen = date.timeIntervalSince1970
             let categories = try CategoriesColumn.text(of: article.categories)
+            let digest = digester.map { StoredDigest.column(of: article, by: $0) }
             try statement.execute(arguments: [
                 article.id, article.sourceID, article.title, article.summary, article.author, article.url, article.imageURL,
                 article.published?.timeIntervalSince1970, categories, article.guid, seen, seen, article.content, article.outlet,
+                digest,
             ])
         }
 
@@ -542,7 +559,7 @@ extension SQLiteStore {
         /// The columns an upsert writes, in the order of its arguments, and every read selects.
         private static let columns = [
             "key", "sourceID", "title", "summary", "author", "url", "imageURL", "published", "categories", "guid",
-            "firstSeen", "lastSeen", "content", "outlet",
+            "firstSeen", "lastSeen", "content", "outlet", "digest",
         ]
 
         /// Every column but the key and `firstSeen` is updated on a conflict; `lastSeen` too, or not.
@@ -556,18 +573,21 @@ extension SQLiteStore {
         private static let upsertTouchingLastSeen = upsertSQL(updating: columns.filter { $0 != "key" && $0 != "firstSeen" })
         private static let upsertKeepingLastSeen = upsertSQL(updating: columns.filter { $0 != "key" && $0 != "firstSeen" && $0 != "lastSeen" })
 
-        func article() throws(CorruptColumn) -> Article {
+        /// The story of the row; knowing its digest when `digester` made the one kept with it.
+        func article(digester: ArticleDigester?) throws(CorruptColumn) -> Article {
             let decoded: [String]
             do {
                 decoded = try CategoriesColumn.categories(in: categories)
             } catch {
                 throw CorruptColumn(articleKey: key, column: CodingKeys.categories.stringValue)
             }
-            return Article(
+            let article = Article(
                 id: key, sourceID: sourceID, title: title, summary: summary, author: author, url: url,
                 imageURL: imageURL, published: published, categories: decoded, guid: guid, content: content,
                 outlet: outlet
             )
+            guard let digester, let known = StoredDigest.digest(in: digest, by: digester) else { return article }
+            return article.knowing(digest: known)
         }
     }
 

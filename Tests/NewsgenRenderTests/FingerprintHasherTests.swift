@@ -53,10 +53,7 @@ struct FingerprintHasherTests {
     static func hex(_ digest: SHA256.Digest) -> String {
         digest.map { String(format: "%02x", $0) }.joined()
     }
-}
 
-@Suite("Relative roots")
-struct RelativeRootTests {
     @Test("an article's digest is made once and kept, and forgotten when a field changes: in place, or in a copy that shared it")
     func articleDigest() {
         func fed(_ article: Article) -> Fingerprint {
@@ -90,6 +87,26 @@ struct RelativeRootTests {
         #expect(fed(article) == shared)
     }
 
+    @Test("the digest the cache keeps with each story is the one its version names: a change to it must change the version")
+    func articleDigesterVersion() {
+        // Every field set, so that a change to how any of them is fed shows here.
+        let story = Article(
+            id: "https://example.com/a", sourceID: "world", title: "Harbour reopens", summary: "Ships are back.", author: "Ann",
+            url: "https://example.com/a", imageURL: "https://example.com/a.jpg", published: Date(timeIntervalSince1970: 1_795_000_000.5),
+            categories: ["Port", "City"], guid: "g-1", content: "<p>Story</p>", outlet: "Harbour Times"
+        )
+        let digest = Fingerprint.articleDigester.make(story)
+        var bytes: [UInt8] = []
+        for word in 0..<4 { withUnsafeBytes(of: digest[word].bigEndian) { bytes += $0 } }
+        let hex = bytes.map { String(format: "%02x", $0) }.joined()
+        // Changed on purpose? Then raise `articleDigester`'s version and write both here.
+        #expect(Fingerprint.articleDigester.version == 1)
+        #expect(hex == "8b8abe312bc201c9541a953c17f26200de4df988cc5bdc3415b57c5232777e3e", "the article digest changed: raise Fingerprint.articleDigester's version (caches keep these digests)")
+    }
+}
+
+@Suite("Relative roots")
+struct RelativeRootTests {
     @Test("a page's way back to the site's root: one ../ per component of its path", arguments: [
         ("", ""), ("index.html", "../"), ("articles/story/", "../../"), ("archive/2026/11/24/", "../../../../"),
         ("a//b", "../../"), ("/a/", "../"),

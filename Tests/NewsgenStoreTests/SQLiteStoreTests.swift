@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 @testable import NewsgenModel
 @testable import NewsgenStore
@@ -301,6 +302,66 @@ struct SQLiteStoreTests {
         let archive = try await store.archive(of: ["world"])
         #expect(archive.first { $0.id == "s2" }?.summary == "as the saved list holds it")
         #expect(archive.count == 4)
+    }
+
+    /// A digester that counts the stories it digests: its digest is a function of every field.
+    final class CountingDigester: Sendable {
+        let made = Mutex(0)
+        func digester(version: UInt8) -> ArticleDigester {
+            ArticleDigester(version: version) { [self] article in
+                made.withLock { $0 += 1 }
+                var hasher = Hasher()
+                article.hash(into: &hasher)
+                let hash = UInt64(bitPattern: Int64(hasher.finalize()))
+                return SIMD4(hash, UInt64(article.title.utf8.count), UInt64(version), ~hash)
+            }
+        }
+    }
+
+    @Test("each story is stored with its digest and read back knowing it; one of another version, or none, is made again")
+    func storedDigests() async throws {
+        let counter = CountingDigester()
+        let digester = counter.digester(version: 7)
+        let stories = (0..<3).map {
+            Article(id: "s\($0)", sourceID: "world", title: "story \($0)", summary: "summary \($0)", published: Self.published, guid: "s\($0)")
+        }
+        // Digested once each, as they are written; read back knowing it, without digesting them again.
+        var store: SQLiteStore? = try SQLiteStore.open(at: file, logger: TestSupport.recordingLogger().0, digester: digester)
+        try await store?.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: stories), at: Self.first)
+        #expect(counter.made.withLock { $0 } == 3)
+        let expected = stories.map(digester.make)
+        #expect(try await store?.lists(of: ["world"])["world"]?.map(\.knownDigest) == expected)
+        store = nil
+        store = try SQLiteStore.open(at: file, logger: TestSupport.recordingLogger().0, digester: digester)
+        let archive = try #require(try await store?.archive(of: ["world"]))
+        #expect(archive.map(\.knownDigest) == expected, "read from the rows, not taken from a list read before")
+        counter.made.withLock { $0 = 0 }
+        #expect(archive.map(digester.digest(of:)) == expected)
+        #expect(counter.made.withLock { $0 } == 0, "the digests taken are the ones used")
+
+        // A story written again with another field keeps the digest of what it holds now; a
+        // saved copy too.
+        var edited = stories[1]
+        edited.title = "story 1, edited"
+        var saved = stories[2]
+        saved.summary = "as saved"
+        try await store?.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: [stories[0], edited]), at: Self.later)
+        try await store?.keepSaved([SavedSnapshot(entryKey: "favorites:s2", article: saved)], at: Self.later)
+        let changed = try #require(try await store?.lists(of: ["world"])["world"])
+        #expect(changed.map(\.knownDigest) == [expected[0], digester.make(edited)])
+        #expect(try await store?.savedArticles(ids: ["favorites:s2"])["favorites:s2"]?.knownDigest == digester.make(saved))
+        let column = try raw { db in try Data.fetchOne(db, sql: "SELECT digest FROM article WHERE key = 's1'") }
+        #expect(column?.count == 33)
+        #expect(column?.first == 7, "the digester's version, then the digest")
+
+        // Another version's digests, or none, are not taken.
+        store = try SQLiteStore.open(at: file, logger: TestSupport.recordingLogger().0, digester: counter.digester(version: 8))
+        #expect(try await store?.archive(of: ["world"]).allSatisfy { $0.knownDigest == nil } == true)
+        store = try SQLiteStore.open(at: file, logger: TestSupport.recordingLogger().0)
+        #expect(try await store?.archive(of: ["world"]).allSatisfy { $0.knownDigest == nil } == true)
+        try await store?.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: [stories[0]]), at: Self.later + 60)
+        let cleared = try raw { db in try Row.fetchOne(db, sql: "SELECT digest IS NULL AS cleared FROM article WHERE key = 's0'") }
+        #expect((cleared?["cleared"] as Bool?) == true, "a story written without a digester keeps none, not a stale one")
     }
 
     @Test("a cache its store closed opens without the integrity check, until anything else touches it, for a day at most")

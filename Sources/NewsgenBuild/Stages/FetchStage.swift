@@ -3,6 +3,7 @@ import Logging
 import NewsgenModel
 import NewsgenConfig
 import NewsgenFetch
+import NewsgenRender
 import NewsgenStore
 
 /// Stages 2 and 3 of the pipeline: fetch every source concurrently, record the outcome in the
@@ -173,6 +174,9 @@ struct FetchStage: Sendable {
             let request = reading ? FetchRequest(source: source) : FetchRequest(source: source, etag: etag, lastModified: lastModified)
             switch try await handler.fetch(request) {
             case .fetched(let content):
+                // Each story is stored with its digest: made here, beside the other sources'
+                // fetches, rather than by the cache's one writer, one story after another.
+                for article in content.articles { _ = Fingerprint.articleDigester.digest(of: article) }
                 _ = await storeCall(source) { try await store.recordSuccess(of: source.id, content: content, at: now) }
                 logger.debug("source \"\(source.id)\": \(content.articles.count) articles")
                 var report = make(.fetched, articles: content.articles, content: content)
