@@ -92,8 +92,8 @@ public struct Article: Sendable, Hashable, Codable {
         var guid: String?
         var content: String?
         var outlet: String?
-        /// The digest of these fields once made (`digest(making:)`); forgotten before they change.
-        let digest = Mutex<SIMD4<UInt64>?>(nil)
+        /// The digests of these fields once made (`digests(making:)`); forgotten before they change.
+        let digests = Mutex<ArticleDigests?>(nil)
 
         init(id: String, sourceID: String, title: String, summary: String, author: String?, url: String?, imageURL: String?,
              published: Date?, categories: [String], guid: String?, content: String?, outlet: String?) {
@@ -122,37 +122,38 @@ public struct Article: Sendable, Hashable, Codable {
     package var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
 
     /// The storage, copied first when another article shares it; about to change, so its
-    /// digest is forgotten (a copy starts without one).
+    /// digests are forgotten (a copy starts without them).
     private mutating func unique() -> Storage {
         if isKnownUniquelyReferenced(&storage) {
-            storage.digest.withLock { $0 = nil }
+            storage.digests.withLock { $0 = nil }
         } else {
             storage = storage.copy()
         }
         return storage
     }
 
-    /// A digest of every field, made by `make` the first time it is asked for and kept with the
-    /// fields until one of them changes: a story is fed whole into the build's input fingerprint
-    /// and into that of each feed list that holds it (its source's, a section's, the
-    /// headlines'), and was hashed again for each. Two articles that share their storage share
-    /// it; `make` must depend on the fields alone.
-    package func digest(making make: (Article) -> SIMD4<UInt64>) -> SIMD4<UInt64> {
-        if let known = storage.digest.withLock({ $0 }) { return known }
+    /// Digests of the fields (`ArticleDigests`), made by `make` the first time they are asked
+    /// for and kept with the fields until one of them changes: a story is fed whole into the
+    /// build's input fingerprint and into that of each feed list that holds it (its source's, a
+    /// section's, the headlines'), and into the fingerprint of each page that shows it, and was
+    /// hashed again for each. Two articles that share their storage share them; `make` must
+    /// depend on the fields alone.
+    package func digests(making make: (Article) -> ArticleDigests) -> ArticleDigests {
+        if let known = storage.digests.withLock({ $0 }) { return known }
         let made = make(self)
-        storage.digest.withLock { $0 = made }
+        storage.digests.withLock { $0 = made }
         return made
     }
 
-    /// The digest `digest(making:)` made or was given, when it is known.
-    package var knownDigest: SIMD4<UInt64>? { storage.digest.withLock { $0 } }
+    /// The digests `digests(making:)` made or was given, when they are known.
+    package var knownDigests: ArticleDigests? { storage.digests.withLock { $0 } }
 
-    /// The article, with `digest` taken as the one `digest(making:)` makes of its fields: a
-    /// digest the same function made of them before, kept beside them (the cache keeps each
-    /// story's with its row, so that a build does not digest ten thousand stories again).
-    package consuming func knowing(digest: SIMD4<UInt64>) -> Article {
+    /// The article, with `digests` taken as the ones `digests(making:)` makes of its fields:
+    /// made by the same function before, and kept beside them (the cache keeps each story's
+    /// with its row, so that a build does not digest ten thousand stories again).
+    package consuming func knowing(digests: ArticleDigests) -> Article {
         _ = unique()
-        storage.digest.withLock { $0 = digest }
+        storage.digests.withLock { $0 = digests }
         return self
     }
 

@@ -1,19 +1,34 @@
-/// How a build digests every field of a story (`Article.digest(making:)`), named by a version so
-/// that a digest kept from before (the cache keeps each story's beside its row) is taken only
-/// when this function made it.
-package struct ArticleDigester: Sendable {
-    /// Changes whenever `make` gives another digest for some story: a digest kept under
-    /// another version is made again.
-    package let version: UInt8
-    package let make: @Sendable (Article) -> SIMD4<UInt64>
+/// The digests a build takes a story by (`ArticleDigester`).
+package struct ArticleDigests: Sendable, Equatable {
+    /// Of every field: what the build's input and the feeds' lists take the story by.
+    package var fields: SIMD4<UInt64>
+    /// Of the fields a row or the story's page shows, as they show them (the time in whole
+    /// seconds): what the pages' fingerprints take it by, so that a change no page shows (a
+    /// guid, a fraction of a second) renders nothing again.
+    package var shown: SIMD4<UInt64>
 
-    package init(version: UInt8, make: @escaping @Sendable (Article) -> SIMD4<UInt64>) {
+    package init(fields: SIMD4<UInt64>, shown: SIMD4<UInt64>) {
+        self.fields = fields
+        self.shown = shown
+    }
+}
+
+/// How a build digests a story (`Article.digests(making:)`), named by a version so that
+/// digests kept from before (the cache keeps each story's beside its row) are taken only when
+/// this function made them.
+package struct ArticleDigester: Sendable {
+    /// Changes whenever `make` gives other digests for some story: digests kept under another
+    /// version are made again.
+    package let version: UInt8
+    package let make: @Sendable (Article) -> ArticleDigests
+
+    package init(version: UInt8, make: @escaping @Sendable (Article) -> ArticleDigests) {
         self.version = version
         self.make = make
     }
 
-    /// The story's digest: the one it knows, or made (and kept with it).
-    package func digest(of article: Article) -> SIMD4<UInt64> {
-        article.digest(making: make)
+    /// The story's digests: the ones it knows, or made (and kept with it).
+    package func digests(of article: Article) -> ArticleDigests {
+        article.digests(making: make)
     }
 }

@@ -287,19 +287,27 @@ extension Fingerprint.Hasher {
     }
 
     /// Every field of an article through the digest of them all (`add(article:)`), made once
-    /// for each article however many fingerprints feed it (`Article.digest(making:)`).
+    /// for each article however many fingerprints feed it (`Article.digests(making:)`).
     package mutating func add(digestOf article: Article) {
-        let digest = Fingerprint.articleDigester.digest(of: article)
+        let digest = Fingerprint.articleDigester.digests(of: article).fields
         tag("A", count: 32)
+        withUnsafeBytes(of: digest) { feed($0) }
+    }
+
+    /// What rows and pages show of an article through the digest of it (`add(shown:)`), made
+    /// once for each article however many pages show it.
+    package mutating func add(shownOf article: Article) {
+        let digest = Fingerprint.articleDigester.digests(of: article).shown
+        tag("S", count: 32)
         withUnsafeBytes(of: digest) { feed($0) }
     }
 
     /// Every field of an article (`InputFingerprintTests` counts them).
     ///
     /// The cache keeps each story's digest of these (`Fingerprint.articleDigester`): a change
-    /// here that gives any story another digest must change the digester's version too
-    /// (`FingerprintHasherTests` holds one story's digest), or a build would take the digests
-    /// of the stories as stored before for digests of the new kind.
+    /// here or in `add(shown:)` that gives any story another digest must change the digester's
+    /// version too (`FingerprintHasherTests` holds one story's digests), or a build would take
+    /// the digests of the stories as stored before for digests of the new kind.
     package mutating func add(article: Article) {
         add(article.id)
         add(article.sourceID)
@@ -312,6 +320,22 @@ extension Fingerprint.Hasher {
         add(article.categories)
         add(article.guid)
         add(article.content)
+        add(article.outlet)
+    }
+
+    /// The fields of an article that a row or its page shows, as they show them: its title,
+    /// summary, author, link, image, time (in whole seconds, as `<time>` and the readable date
+    /// give it) and outlet. Not its id, guid or source (a page shows its source as the site
+    /// names it, fed with the page), nor its tags and text (only its own page shows those,
+    /// and feeds them itself).
+    package mutating func add(shown article: Article) {
+        add("shown")
+        add(article.title)
+        add(article.summary)
+        add(article.author)
+        add(article.url)
+        add(article.imageURL)
+        add(article.published.map(Dates.rfc3339))
         add(article.outlet)
     }
 
@@ -333,11 +357,14 @@ extension Fingerprint.Hasher {
 }
 
 extension Fingerprint {
-    /// The digest of every field of a story (`Hasher.add(article:)`) that the input's
-    /// fingerprint and the feeds' lists take it by, and that the cache keeps beside its row.
+    /// The digests of a story that the input's fingerprint and the feeds' lists take it by (of
+    /// every field, `Hasher.add(article:)`) and the pages that show it (of what they show,
+    /// `Hasher.add(shown:)`), which the cache keeps beside its row.
     package static let articleDigester = ArticleDigester(version: 1) { article in
-        var hasher = Hasher()
-        hasher.add(article: article)
-        return hasher.finish().words
+        var fields = Hasher()
+        fields.add(article: article)
+        var shown = Hasher()
+        shown.add(shown: article)
+        return ArticleDigests(fields: fields.finish().words, shown: shown.finish().words)
     }
 }

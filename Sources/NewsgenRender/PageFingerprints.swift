@@ -67,14 +67,9 @@ extension SiteModelBuilder {
     /// Every value of the story and the site that `row` reads, but the root and the row's place.
     func feedStory(_ article: Article, into hasher: inout Fingerprint.Hasher) {
         hasher.add("story")
-        hasher.add(article.title)
-        hasher.add(article.summary)
-        hasher.add(article.author)
-        hasher.add(article.url)
-        hasher.add(article.imageURL)
-        // Rows and pages show whole seconds (a <time> and a readable date): the date is fed as they show it.
-        hasher.add(article.published.map(Dates.rfc3339))
-        hasher.add(article.outlet)
+        // Its title, summary, author, link, image, time (as rows show it, in whole seconds) and
+        // outlet, through their digest: kept with the story, in the cache too.
+        hasher.add(shownOf: article)
         // The story's own page, named from its title and id.
         hasher.add(articlePath(article))
         // An image names a file of the `static` folder relatively, when it does.

@@ -19,14 +19,14 @@ package final class SQLiteStore: ArticleStore {
     private let lastCheck: Int64
     /// Whether opening checked the file's integrity, rather than trusting its stamp.
     package let checkedWhenOpened: Bool
-    /// How the build digests a story: each story is stored with its digest, and read back
-    /// knowing it (`Article.knowing(digest:)`) when this digester made it. `nil` stores none.
+    /// How the build digests a story: each story is stored with its digests, and read back
+    /// knowing them (`Article.knowing(digests:)`) when this digester made them. `nil` stores none.
     private let digester: ArticleDigester?
 
     /// Opens (or creates) the cache. A file that is corrupt, not a database, or from a newer
     /// newsgen is moved aside with a warning and a new cache is started: the build goes on.
     /// Its integrity is checked unless it is still the file a store closed (`IntegrityStamp`).
-    /// With `digester`, each story is kept with its digest (`digester`).
+    /// With `digester`, each story is kept with its digests (`StoredDigest`).
     public static func open(at path: URL, logger: Logger, now: Date = Date(), digester: ArticleDigester? = nil) throws(StoreError) -> SQLiteStore {
         do {
             try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -499,7 +499,7 @@ extension SQLiteStore {
         var lastSeen: Date
         var content: String?
         var outlet: String?
-        /// The story's digest (`StoredDigest`), or NULL.
+        /// The story's digests (`StoredDigest`), or NULL.
         var digest: Data?
 
         /// The columns every query of articles selects, in the order of `columns`, so that a row
@@ -536,7 +536,7 @@ extension SQLiteStore {
         /// writing connection, and GRDB's record upsert (encoding each record through `Encodable`
         /// and reading the row back) made storing them the longest part of fetching local feeds.
         ///
-        /// With `digester`, the row keeps the story's digest (the one it knows, or made now).
+        /// With `digester`, the row keeps the story's digests (those it knows, or made now).
         static func upsert(_ article: Article, at date: Date, in db: Database, digester: ArticleDigester?,
                            touchLastSeen: Bool = true) throws {
             let statement = try db.cachedStatement(sql: touchLastSeen ? upsertTouchingLastSeen : upsertKeepingLastSeen)
@@ -573,7 +573,7 @@ extension SQLiteStore {
         private static let upsertTouchingLastSeen = upsertSQL(updating: columns.filter { $0 != "key" && $0 != "firstSeen" })
         private static let upsertKeepingLastSeen = upsertSQL(updating: columns.filter { $0 != "key" && $0 != "firstSeen" && $0 != "lastSeen" })
 
-        /// The story of the row; knowing its digest when `digester` made the one kept with it.
+        /// The story of the row; knowing its digests when `digester` made those kept with it.
         func article(digester: ArticleDigester?) throws(CorruptColumn) -> Article {
             let decoded: [String]
             do {
@@ -586,8 +586,8 @@ extension SQLiteStore {
                 imageURL: imageURL, published: published, categories: decoded, guid: guid, content: content,
                 outlet: outlet
             )
-            guard let digester, let known = StoredDigest.digest(in: digest, by: digester) else { return article }
-            return article.knowing(digest: known)
+            guard let digester, let known = StoredDigest.digests(in: digest, by: digester) else { return article }
+            return article.knowing(digests: known)
         }
     }
 

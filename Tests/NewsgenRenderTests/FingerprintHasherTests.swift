@@ -69,7 +69,7 @@ struct FingerprintHasherTests {
         var article = Article(id: "https://example.com/a", sourceID: "world", title: "Harbour reopens", content: "<p>Story</p>")
         let first = fed(article)
         var made = 0
-        _ = article.digest { _ in made += 1; return .zero }
+        _ = article.digests { _ in made += 1; return ArticleDigests(fields: .zero, shown: .zero) }
         #expect(made == 0, "kept once made")
         #expect(fed(article) == first)
         // Changed in place (the only reference to its fields).
@@ -87,7 +87,7 @@ struct FingerprintHasherTests {
         #expect(fed(article) == shared)
     }
 
-    @Test("the digest the cache keeps with each story is the one its version names: a change to it must change the version")
+    @Test("the digests the cache keeps with each story are the ones its version names: a change to them must change the version")
     func articleDigesterVersion() {
         // Every field set, so that a change to how any of them is fed shows here.
         let story = Article(
@@ -95,13 +95,26 @@ struct FingerprintHasherTests {
             url: "https://example.com/a", imageURL: "https://example.com/a.jpg", published: Date(timeIntervalSince1970: 1_795_000_000.5),
             categories: ["Port", "City"], guid: "g-1", content: "<p>Story</p>", outlet: "Harbour Times"
         )
-        let digest = Fingerprint.articleDigester.make(story)
-        var bytes: [UInt8] = []
-        for word in 0..<4 { withUnsafeBytes(of: digest[word].bigEndian) { bytes += $0 } }
-        let hex = bytes.map { String(format: "%02x", $0) }.joined()
-        // Changed on purpose? Then raise `articleDigester`'s version and write both here.
+        func hex(_ digest: SIMD4<UInt64>) -> String {
+            var bytes: [UInt8] = []
+            for word in 0..<4 { withUnsafeBytes(of: digest[word].bigEndian) { bytes += $0 } }
+            return bytes.map { String(format: "%02x", $0) }.joined()
+        }
+        let digests = Fingerprint.articleDigester.make(story)
+        // Changed on purpose? Then raise `articleDigester`'s version and write them all here.
         #expect(Fingerprint.articleDigester.version == 1)
-        #expect(hex == "8b8abe312bc201c9541a953c17f26200de4df988cc5bdc3415b57c5232777e3e", "the article digest changed: raise Fingerprint.articleDigester's version (caches keep these digests)")
+        #expect(hex(digests.fields) == "8b8abe312bc201c9541a953c17f26200de4df988cc5bdc3415b57c5232777e3e",
+                "the digest of the fields changed: raise Fingerprint.articleDigester's version (caches keep these digests)")
+        #expect(hex(digests.shown) == "b2a0f039eb26acf1291f1dd6b0b56907a2a3fc9e3d61f64a8b25f5ada22f6a54",
+                "the digest of what is shown changed: raise Fingerprint.articleDigester's version (caches keep these digests)")
+        // What is shown leaves out what rows and pages do not show.
+        var unshown = story
+        unshown.guid = "g-2"
+        unshown.categories = []
+        unshown.content = nil
+        unshown.published = Date(timeIntervalSince1970: 1_795_000_000.75)
+        #expect(Fingerprint.articleDigester.make(unshown).shown == digests.shown)
+        #expect(Fingerprint.articleDigester.make(unshown).fields != digests.fields)
     }
 }
 

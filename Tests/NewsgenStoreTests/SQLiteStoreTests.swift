@@ -304,7 +304,7 @@ struct SQLiteStoreTests {
         #expect(archive.count == 4)
     }
 
-    /// A digester that counts the stories it digests: its digest is a function of every field.
+    /// A digester that counts the stories it digests: its digests are functions of every field.
     final class CountingDigester: Sendable {
         let made = Mutex(0)
         func digester(version: UInt8) -> ArticleDigester {
@@ -313,12 +313,13 @@ struct SQLiteStoreTests {
                 var hasher = Hasher()
                 article.hash(into: &hasher)
                 let hash = UInt64(bitPattern: Int64(hasher.finalize()))
-                return SIMD4(hash, UInt64(article.title.utf8.count), UInt64(version), ~hash)
+                return ArticleDigests(fields: SIMD4(hash, UInt64(article.title.utf8.count), UInt64(version), ~hash),
+                                      shown: SIMD4(~hash, UInt64(article.summary.utf8.count), hash, 1))
             }
         }
     }
 
-    @Test("each story is stored with its digest and read back knowing it; one of another version, or none, is made again")
+    @Test("each story is stored with its digests and read back knowing them; those of another version, or none, are made again")
     func storedDigests() async throws {
         let counter = CountingDigester()
         let digester = counter.digester(version: 7)
@@ -330,13 +331,13 @@ struct SQLiteStoreTests {
         try await store?.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: stories), at: Self.first)
         #expect(counter.made.withLock { $0 } == 3)
         let expected = stories.map(digester.make)
-        #expect(try await store?.lists(of: ["world"])["world"]?.map(\.knownDigest) == expected)
+        #expect(try await store?.lists(of: ["world"])["world"]?.map(\.knownDigests) == expected)
         store = nil
         store = try SQLiteStore.open(at: file, logger: TestSupport.recordingLogger().0, digester: digester)
         let archive = try #require(try await store?.archive(of: ["world"]))
-        #expect(archive.map(\.knownDigest) == expected, "read from the rows, not taken from a list read before")
+        #expect(archive.map(\.knownDigests) == expected, "read from the rows, not taken from a list read before")
         counter.made.withLock { $0 = 0 }
-        #expect(archive.map(digester.digest(of:)) == expected)
+        #expect(archive.map(digester.digests(of:)) == expected)
         #expect(counter.made.withLock { $0 } == 0, "the digests taken are the ones used")
 
         // A story written again with another field keeps the digest of what it holds now; a
@@ -348,17 +349,17 @@ struct SQLiteStoreTests {
         try await store?.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: [stories[0], edited]), at: Self.later)
         try await store?.keepSaved([SavedSnapshot(entryKey: "favorites:s2", article: saved)], at: Self.later)
         let changed = try #require(try await store?.lists(of: ["world"])["world"])
-        #expect(changed.map(\.knownDigest) == [expected[0], digester.make(edited)])
-        #expect(try await store?.savedArticles(ids: ["favorites:s2"])["favorites:s2"]?.knownDigest == digester.make(saved))
+        #expect(changed.map(\.knownDigests) == [expected[0], digester.make(edited)])
+        #expect(try await store?.savedArticles(ids: ["favorites:s2"])["favorites:s2"]?.knownDigests == digester.make(saved))
         let column = try raw { db in try Data.fetchOne(db, sql: "SELECT digest FROM article WHERE key = 's1'") }
-        #expect(column?.count == 33)
-        #expect(column?.first == 7, "the digester's version, then the digest")
+        #expect(column?.count == 65)
+        #expect(column?.first == 7, "the digester's version, then the digests")
 
         // Another version's digests, or none, are not taken.
         store = try SQLiteStore.open(at: file, logger: TestSupport.recordingLogger().0, digester: counter.digester(version: 8))
-        #expect(try await store?.archive(of: ["world"]).allSatisfy { $0.knownDigest == nil } == true)
+        #expect(try await store?.archive(of: ["world"]).allSatisfy { $0.knownDigests == nil } == true)
         store = try SQLiteStore.open(at: file, logger: TestSupport.recordingLogger().0)
-        #expect(try await store?.archive(of: ["world"]).allSatisfy { $0.knownDigest == nil } == true)
+        #expect(try await store?.archive(of: ["world"]).allSatisfy { $0.knownDigests == nil } == true)
         try await store?.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: [stories[0]]), at: Self.later + 60)
         let cleared = try raw { db in try Row.fetchOne(db, sql: "SELECT digest IS NULL AS cleared FROM article WHERE key = 's0'") }
         #expect((cleared?["cleared"] as Bool?) == true, "a story written without a digester keeps none, not a stale one")

@@ -174,9 +174,9 @@ struct FetchStage: Sendable {
             let request = reading ? FetchRequest(source: source) : FetchRequest(source: source, etag: etag, lastModified: lastModified)
             switch try await handler.fetch(request) {
             case .fetched(let content):
-                // Each story is stored with its digest: made here, beside the other sources'
+                // Each story is stored with its digests: made here, beside the other sources'
                 // fetches, rather than by the cache's one writer, one story after another.
-                for article in content.articles { _ = Fingerprint.articleDigester.digest(of: article) }
+                for article in content.articles { _ = Fingerprint.articleDigester.digests(of: article) }
                 _ = await storeCall(source) { try await store.recordSuccess(of: source.id, content: content, at: now) }
                 logger.debug("source \"\(source.id)\": \(content.articles.count) articles")
                 var report = make(.fetched, articles: content.articles, content: content)
