@@ -121,6 +121,40 @@ package enum Text {
     }
 
     /// Whether a byte is an ASCII letter, of either case.
+    /// Whether `bytes` are well-formed UTF-8, as `String(validating:as:)` judges: no stray
+    /// continuation byte, no sequence cut short, no overlong form, no surrogate, nothing past
+    /// U+10FFFF. Without making a string: a checker that only needs to know (search.json's
+    /// check, ten thousand summaries) spent more time making strings than reading them.
+    package static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            // The continuation bytes a lead byte needs, and the range the first of them must be
+            // in (narrower after E0, ED, F0 and F4: no overlong form, surrogate or scalar past U+10FFFF).
+            let length: Int
+            var second: ClosedRange<UInt8> = 0x80...0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 1
+            case 0xE0: length = 2; second = 0xA0...0xBF
+            case 0xE1...0xEC, 0xEE...0xEF: length = 2
+            case 0xED: length = 2; second = 0x80...0x9F
+            case 0xF0: length = 3; second = 0x90...0xBF
+            case 0xF1...0xF3: length = 3
+            case 0xF4: length = 3; second = 0x80...0x8F
+            default: return false
+            }
+            guard index + length < count, second.contains(bytes[index + 1]) else { return false }
+            for offset in stride(from: 2, through: length, by: 1) where bytes[index + offset] & 0xC0 != 0x80 { return false }
+            index += length + 1
+        }
+        return true
+    }
+
     package static func isASCIILetter(_ byte: UInt8) -> Bool {
         (byte | 0x20) &- UInt8(ascii: "a") < 26
     }

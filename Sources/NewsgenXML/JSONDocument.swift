@@ -339,13 +339,13 @@ package struct JSONDocument {
         var runBits: UInt8 = 0
         func run(_ parser: JSONDocument, upTo end: Int) throws(JSONSyntaxProblem) -> String {
             guard end > runStart else { return "" }
-            let bytes = parser.bytes[runStart..<end]
-            // Only checked: ASCII is UTF-8 as it is, and nothing else need be kept.
-            if !collecting, runBits < 0x80 { return "" }
-            guard let run = String(validating: bytes, as: UTF8.self) else {
+            let bytes = UnsafeRawBufferPointer(rebasing: parser.bytes[runStart..<end])
+            // ASCII is UTF-8 as it is; other bytes are checked without making a string, and
+            // one is made only when it is kept.
+            guard runBits < 0x80 || Text.isUTF8(bytes) else {
                 throw parser.problem("the string holds bytes that are not UTF-8", at: runStart)
             }
-            return collecting ? run : ""
+            return collecting ? String(decoding: bytes, as: UTF8.self) : ""
         }
         while true {
             guard let byte = current else {

@@ -71,4 +71,28 @@ struct TextTests {
         }
         #expect(" \r\n Headline\u{3000}".trimmedWhitespace == "Headline")
     }
+
+    @Test("isUTF8 judges bytes as String(validating:) does: overlong forms, surrogates, cut sequences, past U+10FFFF")
+    func utf8() {
+        func judged(_ bytes: [UInt8]) -> Bool { bytes.withUnsafeBytes(Text.isUTF8) }
+        func expected(_ bytes: [UInt8]) -> Bool { String(validating: bytes, as: UTF8.self) != nil }
+        let cases: [[UInt8]] = [
+            [], Array("Harbour reopens…".utf8), Array("日本 🚢 Zoë".utf8),
+            [0x80], [0xBF, 0x41], [0xC0, 0x80], [0xC1, 0xBF], [0xC2], [0xC2, 0x41], [0xC2, 0x80],
+            [0xE0, 0x80, 0x80], [0xE0, 0x9F, 0xBF], [0xE0, 0xA0, 0x80], [0xE1, 0x80], [0xED, 0x9F, 0xBF], [0xED, 0xA0, 0x80],
+            [0xEF, 0xBF, 0xBF], [0xF0, 0x8F, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF],
+            [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF], [0xF0, 0x90, 0x80], [0xE2, 0x80, 0xA6, 0x80],
+        ]
+        for bytes in cases { #expect(judged(bytes) == expected(bytes), "\(bytes)") }
+        #expect(judged(Array("Harbour reopens…".utf8)))
+        #expect(!judged([0xED, 0xA0, 0x80]), "a surrogate")
+        // Random bytes, mostly high ones, cut anywhere.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let bytes = (0..<Int.random(in: 1...8, using: &generator)).map { _ in
+                Bool.random(using: &generator) ? UInt8.random(in: 0x80...0xFF, using: &generator) : UInt8.random(in: 0...0xFF, using: &generator)
+            }
+            #expect(judged(bytes) == expected(bytes), "\(bytes)")
+        }
+    }
 }
