@@ -156,7 +156,7 @@ struct RuleTests {
         RuleCase(rule: .sitemapSchema, file: "sitemap.xml", replace: "    <loc>https://news.example.org/</loc>\n", with: "",
                  message: "loc", at: "<url>"),
         RuleCase(rule: .sitemapSchema, file: "sitemap.xml", replace: "<loc>https://news.example.org/</loc>", with: "<loc>/</loc>",
-                 message: "<loc>/</loc> is not an absolute http(s) URL of at most 2048 characters without spaces", at: "<loc>/"),
+                 message: "<loc>/</loc> is not an absolute http(s) URL (RFC 3986) of at most 2048 characters", at: "<loc>/"),
     ]
 
     @Test("a file that breaks a rule gets a problem naming the rule, at the right line and column", arguments: cases)

@@ -84,7 +84,7 @@ struct SitemapTests {
         #expect(report.problems.map(\.rule) == [.sitemapSchema])
     }
 
-    @Test("a <loc> is an http(s) URL in any case, of at most 2,048 characters, none of them a space, tab or line break", arguments: [
+    @Test("a <loc> is an absolute http(s) URI in any case, of at most 2,048 characters, each where a URI may hold it", arguments: [
         ("https://news.example.org/a/", true), ("HTTP://A.EXAMPLE", true), ("hTTpS://x", true),
         ("https://example.org/" + String(repeating: "é", count: 2_028), true),
         ("https://example.org/" + String(repeating: "a", count: 2_029), false),
@@ -92,6 +92,14 @@ struct SitemapTests {
         ("httpss://example.org/", false), ("https://example.org/a b", false), (" https://example.org/", false),
         ("https://example.org/\t", false), ("https://example.org/\n", false), ("https://example.org/\r", false),
         ("mailto:a@example.org", false), ("https:", false),
+        // What a URI may hold, and where (RFC 3986), and an IRI's characters past ASCII.
+        ("https://user@[::1]:8080/a-b_c.d~e/!$&'()*+,;=:@/?q=1&r=%2F#top", true), ("https://example.org/caf%C3%A9", true),
+        ("https://example.org/café/日本", true), ("https://example.org/#a?b/c", true), ("https://example.org?q", true),
+        ("https://example.org/a%", false), ("https://example.org/a%2", false), ("https://example.org/a%zz", false),
+        ("https://example.org/a#b#c", false), ("https://example.org/[1]", false), ("https:///path", false), ("https://#a", false),
+        ("https://example.org/<a>", false), ("https://example.org/\"q\"", false), ("https://example.org/{a}", false),
+        ("https://example.org/a|b", false), ("https://example.org/a\\b", false), ("https://example.org/a^b", false),
+        ("https://example.org/a`b", false), ("https://example.org/\u{7F}", false), ("https://example.org/\u{0}", false),
     ])
     func location(_ text: String, allowed: Bool) {
         #expect(SitemapRules.isLocation(Array(text.utf8)) == allowed)
@@ -123,7 +131,7 @@ struct SitemapTests {
         try index.write(to: folder.appendingPathComponent("sitemaps/index.xml"), atomically: true, encoding: .utf8)
         let report = await SiteValidator.validate(directory: folder)
         let found = report.problems.map { "\($0.path):\($0.line):\($0.column) \($0.rule.rawValue) \($0.message)" }
-        let rest = "is not an absolute http(s) URL of at most 2048 characters without spaces"
+        let rest = "is not an absolute http(s) URL (RFC 3986) of at most 2048 characters"
         #expect(found == [
             "sitemap.xml:3:47 sitemap-schema <loc>ftp://a.example/2</loc> \(rest)",
             "sitemap.xml:3:86 sitemap-schema <loc>/3</loc> \(rest)",
