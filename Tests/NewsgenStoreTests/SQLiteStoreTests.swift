@@ -365,6 +365,24 @@ struct SQLiteStoreTests {
         #expect((cleared?["cleared"] as Bool?) == true, "a story written without a digester keeps none, not a stale one")
     }
 
+    @Test("retention removes the stories not seen since the cutoff, unless listed or saved, found through the index on lastSeen")
+    func retention() async throws {
+        let store = try open()
+        let stories = (0..<4).map { Article(id: "s\($0)", sourceID: "world", title: "story \($0)", guid: "s\($0)") }
+        try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: stories), at: Self.first)
+        try await store.keepSaved([SavedSnapshot(entryKey: "favorites:s1", article: stories[1])], at: Self.first)
+        // s0 and s1 leave the list at `later`; s0 is not saved, s1 is.
+        try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: Array(stories[2...])), at: Self.later)
+        #expect(try await store.prune(notSeenSince: Self.first) == 0, "none older than the cutoff")
+        #expect(try await store.prune(notSeenSince: Self.first + 1) == 1)
+        #expect(try await store.archive(of: ["world"]).map(\.id).sorted() == ["s1", "s2", "s3"])
+        let plan = try raw { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + SQLiteStore.pruning, arguments: [0]).map { $0["detail"] as String? ?? "" }
+        }
+        #expect(plan.contains { $0.contains("USING INDEX articleLastSeen") }, "\(plan)")
+        #expect(!plan.contains("SCAN article"), "\(plan)")
+    }
+
     @Test("a cache its store closed opens without the integrity check, until anything else touches it, for a day at most")
     func integrityStamp() async throws {
         let logger = TestSupport.recordingLogger().0
