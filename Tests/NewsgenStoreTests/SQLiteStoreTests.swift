@@ -166,8 +166,14 @@ struct SQLiteStoreTests {
 
         // A 304 sees the listed articles again: that time is theirs once the list no longer has them.
         // 304s are recorded at once; a source the cache has no state of gets none.
+        // A failure first: the 304 after it clears it, as `SourceState.recordNotModified` does.
+        try await store.recordFailure(of: "world", error: SourceError("HTTP 503", status: 503), at: Self.later + 86_400)
+        var expected = try #require(try await store.state(of: "world"))
+        #expect(expected.failingSince != nil && expected.lastError != nil)
+        expected.recordNotModified(at: Self.later + 2 * 86_400)
         try await store.recordNotModified(of: ["world", "never-fetched"], at: Self.later + 2 * 86_400)
-        #expect(try await store.state(of: "world")?.httpStatus == 304)
+        #expect(try await store.state(of: "world") == expected, "every field as the state's own recordNotModified leaves it")
+        #expect(expected.httpStatus == 304 && expected.lastError == nil && expected.failingSince == nil)
         #expect(try await store.state(of: "world")?.lastSuccess == Self.later + 2 * 86_400)
         #expect(try await store.state(of: "never-fetched") == nil)
         #expect(try seen()?.first == Self.first.timeIntervalSince1970)
