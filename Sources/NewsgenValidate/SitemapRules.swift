@@ -105,7 +105,9 @@ enum SitemapRules {
                     inFragment = true
                 }
             case .escape:
-                guard index + 1 < text.count, Self.isHexDigit(text[index]), Self.isHexDigit(text[index + 1]) else { return false }
+                guard index + 1 < text.count, Hexadecimal.value(of: text[index]) != nil, Hexadecimal.value(of: text[index + 1]) != nil else {
+                    return false
+                }
             case .bracket:
                 if !inAuthority { return false }
             case .forbidden:
@@ -140,10 +142,6 @@ enum SitemapRules {
         case UInt8(ascii: "["), UInt8(ascii: "]"): return .bracket
         default: return .forbidden
         }
-    }
-
-    private static func isHexDigit(_ byte: UInt8) -> Bool {
-        Text.isASCIIDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
     }
 
     /// The element a sitemap (`url`) or a sitemap index (`sitemap`) lists.

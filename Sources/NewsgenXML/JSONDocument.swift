@@ -429,13 +429,8 @@ package struct JSONDocument {
         guard bytes.count - index >= 4 else { throw problem("expected four hexadecimal digits after '\\u'", at: start) }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw problem("expected four hexadecimal digits after '\\u'", at: start)
+            guard let digit = Hexadecimal.value(of: bytes[index]) else {
+                throw problem("expected four hexadecimal digits after '\\u'", at: start)
             }
             value = value * 16 + UInt32(digit)
             index += 1

@@ -24,4 +24,12 @@ struct SlugTests {
         #expect(Slug.make("Zoë's café, Škoda") == "zoe-s-cafe-skoda")
         #expect(Slug.make("!!!") == "")
     }
+
+    @Test("Hexadecimal.value reads a digit in either case, and no other byte")
+    func hexadecimalValue() {
+        for byte in UInt8.min...UInt8.max {
+            let expected = Int(String(UnicodeScalar(byte)), radix: 16).map(UInt8.init)
+            #expect(Hexadecimal.value(of: byte) == expected, "\(byte)")
+        }
+    }
 }
