@@ -97,7 +97,8 @@ struct FeedRepairer {
     /// usual truth; an encoding libxml2 does not know is replaced by what the bytes are.
     mutating func fixDeclaredEncoding(firstError: XMLDiagnostic?) {
         let declared = declaredEncoding
-        let isUTF8 = String(validating: bytes, as: UTF8.self) != nil
+        // Checked where the bytes are, not by making a String of the whole feed.
+        let isUTF8 = bytes.withUnsafeBytes(Text.isUTF8)
         let saysUTF8 = declared.map { ["utf-8", "utf8"].contains($0.lowercased()) } ?? true
         let unknown = firstError?.message.lowercased().contains("encoding") == true && !saysUTF8
         guard (saysUTF8 && !isUTF8) || unknown else { return }
