@@ -314,17 +314,14 @@ package final class SQLiteStore: ArticleStore {
     }
 
     /// The listed articles' `lastSeen` moves with the state's last success (see `recordSuccess`).
-    /// What `SourceState.recordNotModified` changes, in one statement for every source that has
-    /// a state (one without gets none): a cron run records a hundred local feeds found
-    /// unchanged, and reading and writing each source's record one by one took 2 ms of it.
     public func recordNotModified(of sourceIDs: [String], at date: Date) async throws(StoreError) {
         guard !sourceIDs.isEmpty else { return }
-        let seconds = date.timeIntervalSince1970
         try await write { db in
-            try db.execute(sql: """
-                UPDATE sourceState SET lastAttempt = ?, lastSuccess = ?, httpStatus = 304, lastError = NULL, failingSince = NULL
-                WHERE sourceID IN (\(sourceIDs.map { _ in "?" }.joined(separator: ", ")))
-                """, arguments: StatementArguments([seconds, seconds] + sourceIDs.map { $0 as any DatabaseValueConvertible }))
+            for record in try SourceStateRecord.fetchAll(db, keys: sourceIDs) {
+                var state = record.state
+                state.recordNotModified(at: date)
+                try SourceStateRecord(sourceID: record.sourceID, state: state).update(db)
+            }
         }
     }
 
