@@ -16,6 +16,10 @@ package struct ArticleDigests: Sendable, Equatable {
 /// How a build digests a story (`Article.digests(making:)`), named by a version so that
 /// digests kept from before (the cache keeps each story's beside its row) are taken only when
 /// this function made them.
+///
+/// A story keeps the digests of whichever digester made them first, without saying which: a
+/// build uses one (`Fingerprint.articleDigester`, which the fetch stage uses and the cache is
+/// given), and a test with a digester of its own gives it fresh stories.
 package struct ArticleDigester: Sendable {
     /// Changes whenever `make` gives other digests for some story: digests kept under another
     /// version are made again.
