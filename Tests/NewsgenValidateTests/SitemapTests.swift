@@ -72,6 +72,43 @@ struct SitemapTests {
         #expect(report.problems.first?.message == "<urlset> has 50001 <url> entries; a sitemap may list at most 50000; split it into sitemaps listed by a sitemap index")
     }
 
+    @Test("an entry has one <loc> and at most one of each other element, in any order; each that has not is reported at its start tag")
+    func entryElements() async throws {
+        let folder = try TestSupport.temporaryFolder()
+        let ns = "http://www.sitemaps.org/schemas/sitemap/0.9"
+        let sitemap = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <urlset xmlns="\(ns)">
+            <url><loc>https://a.example/1</loc></url><url><lastmod>2026-11-24</lastmod></url>
+            <url><priority>0.5</priority><changefreq>daily</changefreq><lastmod>2026-11-24</lastmod><loc>https://a.example/3</loc></url>
+            <url><loc>https://a.example/4</loc><loc>https://a.example/4b</loc></url><url></url>
+            <url><loc>https://a.example/6</loc><lastmod>2026-11-24</lastmod><lastmod>2026-11-25</lastmod><priority>1</priority><priority>0</priority></url>
+            </urlset>
+
+            """
+        let index = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <sitemapindex xmlns="\(ns)">
+              <sitemap><lastmod>2026-11-24</lastmod><loc>https://a.example/sitemaps/1.xml</loc></sitemap>
+              <sitemap><lastmod>2026-11-24</lastmod></sitemap>
+            </sitemapindex>
+
+            """
+        try sitemap.write(to: folder.appendingPathComponent("sitemap.xml"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sitemaps"), withIntermediateDirectories: true)
+        try index.write(to: folder.appendingPathComponent("sitemaps/index.xml"), atomically: true, encoding: .utf8)
+        let report = await SiteValidator.validate(directory: folder)
+        let found = report.problems.map { "\($0.path):\($0.line):\($0.column) \($0.rule.rawValue) \($0.message)" }
+        let none = "has no <loc>; each entry names its page's URL in one <loc>"
+        #expect(found == [
+            "sitemap.xml:3:42 sitemap-schema <url> \(none)",
+            "sitemap.xml:5:1 sitemap-schema <url> has 2 <loc>; an entry may have one of each",
+            "sitemap.xml:5:73 sitemap-schema <url> \(none)",
+            "sitemap.xml:6:1 sitemap-schema <url> has 2 <lastmod> and 2 <priority>; an entry may have one of each",
+            "sitemaps/index.xml:4:3 sitemap-schema <sitemap> \(none)",
+        ])
+    }
+
     @Test("files below sitemaps/ are checked as sitemaps: a relative loc in an index part is reported")
     func partsAreSitemaps() async throws {
         #expect(FileKind(path: "sitemaps/3.xml") == .sitemap)
