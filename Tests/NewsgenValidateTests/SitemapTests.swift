@@ -24,6 +24,17 @@ struct SitemapTests {
         return (folder, written)
     }
 
+    /// What validating a folder holding `sitemap` as sitemap.xml and `index` as sitemaps/index.xml
+    /// finds, each problem as "path:line:column rule message".
+    func problems(sitemap: String, index: String) async throws -> [String] {
+        let folder = try TestSupport.temporaryFolder()
+        try sitemap.write(to: folder.appendingPathComponent("sitemap.xml"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sitemaps"), withIntermediateDirectories: true)
+        try index.write(to: folder.appendingPathComponent("sitemaps/index.xml"), atomically: true, encoding: .utf8)
+        let report = await SiteValidator.validate(directory: folder)
+        return report.problems.map { "\($0.path):\($0.line):\($0.column) \($0.rule.rawValue) \($0.message)" }
+    }
+
     func locs(_ text: String) -> [String] {
         text.components(separatedBy: "<loc>").dropFirst().compactMap { $0.components(separatedBy: "</loc>").first }
     }
@@ -74,7 +85,6 @@ struct SitemapTests {
 
     @Test("an entry has one <loc> and at most one of each other element, in any order; each that has not is reported at its start tag")
     func entryElements() async throws {
-        let folder = try TestSupport.temporaryFolder()
         let ns = "http://www.sitemaps.org/schemas/sitemap/0.9"
         let sitemap = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -94,11 +104,7 @@ struct SitemapTests {
             </sitemapindex>
 
             """
-        try sitemap.write(to: folder.appendingPathComponent("sitemap.xml"), atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sitemaps"), withIntermediateDirectories: true)
-        try index.write(to: folder.appendingPathComponent("sitemaps/index.xml"), atomically: true, encoding: .utf8)
-        let report = await SiteValidator.validate(directory: folder)
-        let found = report.problems.map { "\($0.path):\($0.line):\($0.column) \($0.rule.rawValue) \($0.message)" }
+        let found = try await problems(sitemap: sitemap, index: index)
         let none = "has no <loc>; each entry names its page's URL in one <loc>"
         #expect(found == [
             "sitemap.xml:3:42 sitemap-schema <url> \(none)",
@@ -144,7 +150,6 @@ struct SitemapTests {
 
     @Test("each wrong <loc> is reported at its own start tag, in a sitemap and an index; a <loc> in pieces is read whole")
     func wrongLocations() async throws {
-        let folder = try TestSupport.temporaryFolder()
         let ns = "http://www.sitemaps.org/schemas/sitemap/0.9"
         let sitemap = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -163,11 +168,7 @@ struct SitemapTests {
             </sitemapindex>
 
             """
-        try sitemap.write(to: folder.appendingPathComponent("sitemap.xml"), atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sitemaps"), withIntermediateDirectories: true)
-        try index.write(to: folder.appendingPathComponent("sitemaps/index.xml"), atomically: true, encoding: .utf8)
-        let report = await SiteValidator.validate(directory: folder)
-        let found = report.problems.map { "\($0.path):\($0.line):\($0.column) \($0.rule.rawValue) \($0.message)" }
+        let found = try await problems(sitemap: sitemap, index: index)
         let rest = "is not an absolute http(s) URL (RFC 3986) of at most 2048 characters"
         #expect(found == [
             "sitemap.xml:3:47 sitemap-schema <loc>ftp://a.example/2</loc> \(rest)",
