@@ -200,15 +200,15 @@ package struct Publisher: Sendable {
     }
 
     /// Creates the folders that `paths` (relative to `staging`) need, each once, parents before
-    /// children, with mkdir(2) on every core, one depth at a time: an article's page is in a
-    /// folder of its own, and FileManager took seconds for ten thousand of them. Folders in
-    /// `existing` (and so their parents) are known to be there already.
-    package func createFolders(for paths: [String], in staging: URL, existing: Set<String> = []) async throws(PublishError) {
+    /// children, with mkdir(2) one depth at a time: an article's page is in a folder of its own,
+    /// and FileManager took seconds for ten thousand of them. Folders `existing` says are there
+    /// (and so their parents) are not made.
+    package func createFolders(for paths: [String], in staging: URL, existing: (String) -> Bool = { _ in false }) async throws(PublishError) {
         var levels: [[String]] = []
-        var seen = existing
+        var seen: Set<String> = []
         for path in paths {
             var folder = (path as NSString).deletingLastPathComponent
-            while !folder.isEmpty, seen.insert(folder).inserted {
+            while !folder.isEmpty, !existing(folder), seen.insert(folder).inserted {
                 let depth = folder.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "/") ? 1 : 0) }
                 while levels.count <= depth { levels.append([]) }
                 levels[depth].append(folder)
@@ -271,6 +271,7 @@ package struct Publisher: Sendable {
     /// folder lists it), and the kept folders.
     package struct Kept: Sendable {
         package var files: [String: UInt64] = [:]
+        /// The folders kept, when they were read (not from the record).
         package var folders: Set<String> = []
         /// The folders as the folder's record has them (inode and time), when the record was used
         /// instead of reading its folders: until a name is added to or removed from one, that is
@@ -282,6 +283,16 @@ package struct Publisher: Sendable {
         package var fromRecord: Bool { recordedFolders != nil }
         /// The files and folders pruning removed.
         package var removed: [String] = []
+        /// The recorded folders pruning removed.
+        var removedFolders: Set<String> = []
+
+        /// Whether the folder at `path` was kept: from the record, one it lists and pruning did
+        /// not remove (not a set of ten thousand kept folders made for the handful of files
+        /// a cron run links).
+        package func holdsFolder(_ path: String) -> Bool {
+            guard let recordedFolders else { return folders.contains(path) }
+            return recordedFolders[path] != nil && !removedFolders.contains(path)
+        }
     }
 
     /// Removes from a reused staging folder every entry the new site does not have: files not
@@ -330,10 +341,8 @@ package struct Publisher: Sendable {
             kept.files[path] = nil
             kept.removed.append(path)
         }
-        var removed: [String] = []
-        for path in listing.folders.keys where !path.isEmpty {
-            if folders.contains(path) { kept.folders.insert(path) } else { removed.append(path) }
-        }
+        let removed = listing.folders.keys.filter { !$0.isEmpty && !folders.contains($0) }
+        kept.removedFolders = Set(removed)
         // Outermost first: removing a folder removes what is below it.
         for path in removed.sorted(by: { $0.utf8.count < $1.utf8.count }) where FileManager.default.fileExists(atPath: root + "/" + path) {
             try? FileManager.default.removeItem(atPath: root + "/" + path)

@@ -63,7 +63,7 @@ package struct Write: BuildStep {
             let linked = Parallel.inHalves(site.carried) { half in
                 half.filter { path in kept.files[path].map { $0 != published[path]?.inode } ?? true }
             }
-            try await carry(linked, to: staging, existing: kept.folders)
+            try await carry(linked, to: staging, existing: kept.holdsFolder)
             return Staged(folder: staging, summary: summary, carried: site.carried.count,
                           recordedFolders: kept.recordedFolders, recordedFolderLines: kept.recordedFolderLines,
                           changed: linked + kept.removed + [Publisher.markerName])
@@ -75,7 +75,7 @@ package struct Write: BuildStep {
 
     /// Hard-links each carried file from the published site into the staging folder: the same
     /// inode, so its bytes and modification time stay as they are.
-    private func carry(_ paths: [String], to staging: URL, existing folders: Set<String>) async throws(PublishError) {
+    private func carry(_ paths: [String], to staging: URL, existing folders: (String) -> Bool) async throws(PublishError) {
         try await publisher.createFolders(for: paths, in: staging, existing: folders)
         let (output, stagingPath) = (publisher.output.path, staging.path)
         let failures = await Parallel.map(paths) { path -> PublishError? in
