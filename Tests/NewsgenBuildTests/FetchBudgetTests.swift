@@ -85,11 +85,54 @@ struct FetchBudgetTests {
 
     @Test("sources on a silent host hold two slots; the healthy hosts' sources are fetched as if it were absent")
     func deadHostDoesNotHoldUpOthers() async throws {
+        // The rest of the suite runs beside this test and can keep both cores of a small machine
+        // busy for seconds (in one CI run the healthy hosts' second round of requests was served
+        // only after 12 s, while newsgen itself was unchanged): a run whose healthy sources were
+        // late is tried once more before it counts. A stage that queues the healthy sources
+        // behind the dead ones is late every time, and fails.
+        var outcome = try await deadHostScenario()
+        if !outcome.healthyInTime {
+            Issue.record("first try: \(outcome.healthyLate); tried again", severity: .warning)
+            outcome = try await deadHostScenario()
+        }
+        let reports = outcome.reports
+        #expect(reports.filter { $0.id.hasPrefix("ok-") }.allSatisfy { $0.status == .fetched }, "\(outcome.healthyLate)")
+        // Four rounds of 200 ms per host. Behind the dead sources (listed first) in one shared
+        // queue, the healthy ones would wait for their 10 s deadlines.
+        #expect(outcome.lastHealthy < 9, "the last healthy source was served \(outcome.lastHealthy) s in")
+        #expect(outcome.peakPerHost <= 2)
+        let errors = reports.filter { $0.id.hasPrefix("dead-") }.compactMap(\.status.error)
+        // Two at a time on the dead host: the first two time out at 10 s, the budget stops the rest at 12 s.
+        let timedOut = errors.filter { $0 == "no complete answer within 10 s" }.count
+        let stopped = errors.filter { $0 == "stopped by the 12 s fetch budget" }.count
+        #expect(timedOut + stopped == 8 && timedOut <= 4 && stopped >= 4, "errors: \(errors)")
+        #expect(outcome.seconds >= 11.9 && outcome.seconds < 30, "took \(outcome.seconds) s")
+    }
+
+    /// What `deadHostDoesNotHoldUpOthers` looks at, from one run of its sources.
+    struct DeadHostOutcome {
+        var reports: [SourceReport]
+        /// When the last healthy source was served, in seconds after the stage started.
+        var lastHealthy: Double
+        var peakPerHost: Int
+        var seconds: Double
+
+        /// The healthy sources that were not fetched, with what became of them.
+        var healthyLate: [String] {
+            reports.filter { $0.id.hasPrefix("ok-") && $0.status != .fetched }.map { "\($0.id): \($0.status)" }
+                + (lastHealthy < 9 ? [] : ["the last healthy source served \(lastHealthy) s in"])
+        }
+
+        var healthyInTime: Bool { healthyLate.isEmpty }
+    }
+
+    /// Eight sources on a silent host, listed first, then 24 on six healthy hosts that answer in 200 ms.
+    func deadHostScenario() async throws -> DeadHostOutcome {
         let feed = try TestSupport.fixture("world.xml")
         let gauge = InFlightGauge()
         let served = ServedTimes()
         let hosts = (3...8).map { "127.0.0.\($0)" }
-        try await withSilentServer(host: "127.0.0.2") { silent in
+        return try await withSilentServer(host: "127.0.0.2") { silent in
             try await withTestServers(hosts: hosts, { router, host in
                 router.get("feed/:n") { _, _ in
                     try await gauge.measure(host) {
@@ -107,19 +150,7 @@ struct FetchBudgetTests {
                 config.fetchBudgetSeconds = 12
                 served.start()
                 let (reports, _, seconds) = try await withHTTPFetcher(timeout: .seconds(20)) { http in await Self.run(config, http: http) }
-
-                #expect(reports.filter { $0.id.hasPrefix("ok-") }.allSatisfy { $0.status == .fetched }, "\(reports.filter { $0.id.hasPrefix("ok-") && $0.status != .fetched }.map { "\($0.id): \($0.status)" })")
-                let lastHealthy = served.latest
-                // Four rounds of 200 ms per host. Behind the dead sources (listed first) in one shared
-                // queue, the healthy ones would wait for their 10 s deadlines.
-                #expect(lastHealthy < 9, "the last healthy source was served \(lastHealthy) s in")
-                #expect(gauge.peakPerHost <= 2)
-                let errors = reports.filter { $0.id.hasPrefix("dead-") }.compactMap(\.status.error)
-                // Two at a time on the dead host: the first two time out at 10 s, the budget stops the rest at 12 s.
-                let timedOut = errors.filter { $0 == "no complete answer within 10 s" }.count
-                let stopped = errors.filter { $0 == "stopped by the 12 s fetch budget" }.count
-                #expect(timedOut + stopped == 8 && timedOut <= 4 && stopped >= 4, "errors: \(errors)")
-                #expect(seconds >= 11.9 && seconds < 30, "took \(seconds) s")
+                return DeadHostOutcome(reports: reports, lastHealthy: served.latest, peakPerHost: gauge.peakPerHost, seconds: seconds)
             }
         }
     }
