@@ -99,7 +99,7 @@ struct FetchBudgetTests {
         #expect(reports.filter { $0.id.hasPrefix("ok-") }.allSatisfy { $0.status == .fetched }, "\(outcome.healthyLate)")
         // Four rounds of 200 ms per host. Behind the dead sources (listed first) in one shared
         // queue, the healthy ones would wait for their 10 s deadlines.
-        #expect(outcome.lastHealthy < 9, "the last healthy source was served \(outcome.lastHealthy) s in")
+        #expect(outcome.lastHealthy < DeadHostOutcome.healthyDeadline, "the last healthy source was served \(outcome.lastHealthy) s in")
         #expect(outcome.peakPerHost <= 2)
         let errors = reports.filter { $0.id.hasPrefix("dead-") }.compactMap(\.status.error)
         // Two at a time on the dead host: the first two time out at 10 s, the budget stops the rest at 12 s.
@@ -111,6 +111,10 @@ struct FetchBudgetTests {
 
     /// What `deadHostDoesNotHoldUpOthers` looks at, from one run of its sources.
     struct DeadHostOutcome {
+        /// Seconds in by which the last healthy source must have been served: four rounds of
+        /// 200 ms per host, well before the dead sources' 10 s deadlines.
+        static let healthyDeadline = 9.0
+
         var reports: [SourceReport]
         /// When the last healthy source was served, in seconds after the stage started.
         var lastHealthy: Double
@@ -120,7 +124,7 @@ struct FetchBudgetTests {
         /// The healthy sources that were not fetched, with what became of them.
         var healthyLate: [String] {
             reports.filter { $0.id.hasPrefix("ok-") && $0.status != .fetched }.map { "\($0.id): \($0.status)" }
-                + (lastHealthy < 9 ? [] : ["the last healthy source served \(lastHealthy) s in"])
+                + (lastHealthy < Self.healthyDeadline ? [] : ["the last healthy source served \(lastHealthy) s in"])
         }
 
         var healthyInTime: Bool { healthyLate.isEmpty }
