@@ -120,6 +120,13 @@ public struct Build: Sendable {
         let readNow = sources.contains(where: \.readNow)
         let compare = { @Sendable (manifest: Manifest) in Background { manifest.compared(with: publisher, examiningFolders: !readNow) } }
         let comparedEarly = readNow ? nil : lastPublished.map(compare)
+        // A build with new content most likely publishes, staged in the previous site: that
+        // site is examined against its record now, while the archive is read, rather than
+        // beside the building of the site's model (`PreviousSite`).
+        let record = manifest.map(Manifest.previousSiteLocation(manifest:))
+        let examinedPrevious = readNow ? record.map { record in
+            Background { PreviousSite.examine(publisher.previousSite, record: record, output: publisher.output) }
+        } : nil
         // The sources' part of the input's fingerprint is made on another core while the archive is read.
         async let sourcesPart = Self.sourcesPart(sources, fingerprinted: manifest != nil)
         let archive = try await clock.run(Store(store: store, sourceIDs: Set(config.sources.map(\.id)), keepDays: config.keepDays,
@@ -153,11 +160,11 @@ public struct Build: Sendable {
         do { made = try publisher.makeStaging(reusingPrevious: true) } catch { throw BuildError(.publish(error)) }
         let staging = made.folder
         // The previous site, when it is the one its record describes, is pruned without reading
-        // its folders. The writer reads the record on its thread while the site is planned (not
-        // beside the stages before: a build with nothing new, which needs no record, spent 0.02 s
-        // more reading it).
-        let record = manifest.map(Manifest.previousSiteLocation(manifest:))
-        let writer = StagingWriter(staging: staging, output: config.output, reused: made.reused, record: record)
+        // its folders. A build with new content examined it after fetching; any other build's
+        // writer reads the record on its thread while the site is planned (a build with nothing
+        // new, which needs no record, spent 0.02 s more reading it beside the stages before).
+        let writer = StagingWriter(staging: staging, output: config.output, reused: made.reused, record: record,
+                                   examined: examinedPrevious)
         let rendered: Render.Output
         do {
             rendered = try await clock.run(Render(templates: templates, carryingOnceModelled: { comparing?.value.carry },

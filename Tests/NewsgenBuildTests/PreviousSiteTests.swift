@@ -133,4 +133,40 @@ struct PreviousSiteTests {
         #expect(!after.keys.contains { $0.hasSuffix("stray.txt") })
         #expect(try await site.referenceBuild() == after)
     }
+
+    @Test("the previous site examined before it is staged in gives its record's listing for that very folder, renamed or not, and for no other")
+    func examinedEarly() async throws {
+        let site = try Site()
+        try await site.build()
+        try Self.edit(site, "Harbour cranes return to the old port, at last")
+        try await site.build()
+        let spare = Publisher(output: site.output).previousSite
+        let record = Manifest.previousSiteLocation(manifest: site.manifest)
+        let examined = try #require(PreviousSite.examine(spare, record: record, output: site.output))
+        let listing = try #require(examined.listing(ifStaging: spare.path), "the record describes the previous site")
+        #expect(listing.files.keys.contains("index.html"))
+
+        // Renamed to be staged in, as `Publisher.makeStaging(reusingPrevious:)` does: still that folder.
+        let staging = site.folder.appendingPathComponent(".public.staging-examined")
+        #expect(rename(spare.path, staging.path) == 0)
+        #expect(examined.listing(ifStaging: staging.path) != nil)
+
+        // Another folder put in its place before staging (a copy holds the same names, with
+        // folders of other identities): the listing is not given for it.
+        let moved = site.folder.appendingPathComponent("moved-away")
+        #expect(rename(staging.path, moved.path) == 0)
+        try FileManager.default.copyItem(at: moved, to: staging)
+        let givenForCopy = examined.listing(ifStaging: staging.path) != nil
+        #expect(!givenForCopy, "the folder now at the staging path is not the one examined")
+        #expect(examined.listing(ifStaging: moved.path) != nil)
+
+        // A record that no longer describes the folder gives no listing at all.
+        let articles = moved.appendingPathComponent("articles")
+        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: articles.path).first)
+        try Data("stray".utf8).write(to: articles.appendingPathComponent(folder).appendingPathComponent("stray.txt"))
+        let again = try #require(PreviousSite.examine(moved, record: record, output: site.output))
+        let givenForChanged = again.listing(ifStaging: moved.path) != nil
+        #expect(!givenForChanged, "a name was added to one of its folders since the record")
+        #expect(PreviousSite.examine(site.folder.appendingPathComponent("missing"), record: record, output: site.output) == nil)
+    }
 }

@@ -203,7 +203,12 @@ package struct Manifest: Sendable, Equatable {
     /// What the site at `root` holds, from this record of it, when the record describes it
     /// (`describes`); `nil` when it does not, or has no folders recorded.
     package func listing(of root: String) -> Listing? {
-        guard let folders, describes(root) else { return nil }
+        OpenFolder(URL(fileURLWithPath: root, isDirectory: true)).flatMap(listing(of:))
+    }
+
+    /// The same for the site in `folder`, held open (whatever it is named meanwhile).
+    package func listing(of folder: OpenFolder) -> Listing? {
+        guard let folders, foldersAreIntact(below: folder) else { return nil }
         return Listing(files: files, folders: folders, folderLines: folderLines)
     }
 
@@ -663,6 +668,13 @@ package final class OpenFolder: Sendable {
     package init?(_ folder: URL) {
         descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         if descriptor < 0 { return nil }
+    }
+
+    /// Whether `path` names this very folder (the same device and inode), as it may after a rename.
+    package func isFolder(at path: String) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(descriptor, &open) == 0, lstat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
     deinit {

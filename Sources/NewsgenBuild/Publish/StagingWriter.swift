@@ -47,6 +47,8 @@ package final class StagingWriter: @unchecked Sendable {
     /// Where the record of a reused folder is (the manifest it was published with), and the
     /// folder it was published as: read on the thread while the site is planned (`Publisher.prune`).
     private let record: (file: URL, output: URL)?
+    /// The reused folder examined against its record before it was renamed to be staged in, when it was.
+    private let examined: Background<PreviousSite?>?
     /// Set once, before the first file: after writing this path, the folder is flushed to disk.
     private let flushPoint = Mutex<String?>(nil)
     /// How many new files were started on their way to the disk as they were written (on the
@@ -88,11 +90,15 @@ package final class StagingWriter: @unchecked Sendable {
     /// `record` is the file of the reused folder's record, if one was kept: the thread reads it
     /// and removes it (the folder is about to change) before anything else, beside the planning
     /// of the site (on the main path, reading ten thousand records held a new-story build up
-    /// about 0.02 s), and then checks that it describes the folder.
-    package init(staging: URL, output: URL, reused: Bool = false, record: URL? = nil, queueLimit: Int = StagingWriter.defaultQueueLimit) {
+    /// about 0.02 s), and then checks that it describes the folder. With `examined`, that was
+    /// done already (`PreviousSite`), before the folder was renamed: the thread waits for it
+    /// and removes the record.
+    package init(staging: URL, output: URL, reused: Bool = false, record: URL? = nil, examined: Background<PreviousSite?>? = nil,
+                 queueLimit: Int = StagingWriter.defaultQueueLimit) {
         self.staging = staging
         self.reused = reused
         self.record = reused ? record.map { ($0, output) } : nil
+        self.examined = examined
         stagingPath = staging.path
         var isFolder: ObjCBool = false
         publishedPath = FileManager.default.fileExists(atPath: output.path, isDirectory: &isFolder) && isFolder.boolValue ? output.path : nil
@@ -266,6 +272,10 @@ package final class StagingWriter: @unchecked Sendable {
     /// is removed either way, as the folder is about to change.
     private func readRecord() -> Manifest.Listing? {
         guard let record else { return nil }
+        if let previous = examined?.value {
+            try? FileManager.default.removeItem(at: record.file)
+            return previous.listing(ifStaging: stagingPath)
+        }
         let manifest = Manifest.load(from: record.file, output: record.output, keepingLinesOf: .folders)
         try? FileManager.default.removeItem(at: record.file)
         return manifest?.listing(of: stagingPath)
