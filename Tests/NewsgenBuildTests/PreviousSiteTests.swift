@@ -134,6 +134,23 @@ struct PreviousSiteTests {
         #expect(try await site.referenceBuild() == after)
     }
 
+    @Test("a build that publishes with nothing new from its sources (the site's title changed) reads the record itself and prunes from it")
+    func prunedFromRecordWithoutNewContent() async throws {
+        var site = try Site()
+        try await site.build(settled: true)
+        try Self.edit(site, "Harbour cranes return to the old port, at last")
+        try await site.build(settled: true)
+        #expect(FileManager.default.fileExists(atPath: Manifest.previousSiteLocation(manifest: site.manifest).path))
+
+        site.config.title = "Incremental, renamed"
+        let (logger, log) = TestSupport.recordingLogger()
+        let report = try await site.build(settled: true, logger: logger)
+        let readNow = report.sources.filter(\.readNow).map(\.config.id)
+        #expect(readNow.isEmpty, "no source was read, so the previous site was not examined after fetching: \(readNow)")
+        #expect(log.all.contains { $0.contains("staged in the previous site, pruned from its record") }, "\(log.all)")
+        #expect(try await site.referenceBuild() == (try TestSupport.fileBytes(below: site.output)))
+    }
+
     @Test("the previous site examined before it is staged in gives its record's listing for that very folder, renamed or not, and for no other")
     func examinedEarly() async throws {
         let site = try Site()
