@@ -6,9 +6,10 @@ package import Foundation
 /// A build whose sources brought something new will most likely publish, and so stage in the
 /// previous site and prune it from its record. Examining that record (reading ten thousand
 /// lines, and a stat of every recorded folder) took about 0.04 s of a core while the site's
-/// model was being built, the longest part of a cron run, on two cores already busy; started
+/// model was being built, the longest part of a cron run, on two cores already busy. Started
 /// once the sources are fetched, it runs while the archive is read and the saved lists are
-/// merged, when one of the cores is mostly idle.
+/// merged, when the two cores were about 1.3 busy in a profile: a new-story build about 3 %
+/// shorter in paired rounds (BENCHMARKS.md, step 125).
 ///
 /// The folder is held open while it is examined and after, so the listing is given only for the
 /// very folder examined, whatever it was renamed to since (`listing(ifStaging:)`).
