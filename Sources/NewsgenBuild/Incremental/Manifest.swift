@@ -185,13 +185,6 @@ package struct Manifest: Sendable, Equatable {
                           foldersAreIntact: folders ? filesAreIntact && foldersAreIntact(below: output) : nil)
     }
 
-    /// Whether the site at `root` (which may have been renamed since) is, name for name, the
-    /// one recorded: every recorded folder is still the folder recorded, with its time.
-    package func describes(_ root: String) -> Bool {
-        guard let folder = OpenFolder(URL(fileURLWithPath: root, isDirectory: true)) else { return false }
-        return foldersAreIntact(below: folder)
-    }
-
     /// What a folder holds, known from the record it was published with: its files and its folders.
     package struct Listing: Sendable {
         package var files: [String: Entry]
@@ -200,13 +193,9 @@ package struct Manifest: Sendable, Equatable {
         package var folderLines: RecordLines?
     }
 
-    /// What the site at `root` holds, from this record of it, when the record describes it
-    /// (`describes`); `nil` when it does not, or has no folders recorded.
-    package func listing(of root: String) -> Listing? {
-        OpenFolder(URL(fileURLWithPath: root, isDirectory: true)).flatMap(listing(of:))
-    }
-
-    /// The same for the site in `folder`, held open (whatever it is named meanwhile).
+    /// What the site in `folder` (held open, whatever it is named meanwhile) holds, from this
+    /// record of it, when the record still describes it name for name: every recorded folder is
+    /// still the folder recorded, with its time. `nil` when it does not, or has no folders recorded.
     package func listing(of folder: OpenFolder) -> Listing? {
         guard let folders, foldersAreIntact(below: folder) else { return nil }
         return Listing(files: files, folders: folders, folderLines: folderLines)

@@ -272,13 +272,10 @@ package final class StagingWriter: @unchecked Sendable {
     /// is removed either way, as the folder is about to change.
     private func readRecord() -> Manifest.Listing? {
         guard let record else { return nil }
-        if let previous = examined?.value {
-            try? FileManager.default.removeItem(at: record.file)
-            return previous.listing(ifStaging: stagingPath)
-        }
-        let manifest = Manifest.load(from: record.file, output: record.output, keepingLinesOf: .folders)
+        // Examined before the folder was renamed to be staged in, or else here.
+        let previous = examined?.value ?? PreviousSite.examine(staging, record: record.file, output: record.output)
         try? FileManager.default.removeItem(at: record.file)
-        return manifest?.listing(of: stagingPath)
+        return previous?.listing(ifStaging: stagingPath)
     }
 
     private enum Work {
