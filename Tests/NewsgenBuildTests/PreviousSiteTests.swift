@@ -41,6 +41,16 @@ struct PreviousSiteTests {
         try Site.feed(world: title).write(to: site.folder.appendingPathComponent("world.xml"))
     }
 
+    /// A site published twice, its world feed edited between: the second publish kept the first
+    /// site as the previous site, with its record.
+    static func publishedTwice(settled: Bool = false) async throws -> Site {
+        let site = try Site()
+        try await site.build(settled: settled)
+        try edit(site, "Harbour cranes return to the old port, at last")
+        try await site.build(settled: settled)
+        return site
+    }
+
     @Test("a publish keeps the replaced site as the previous site; the next publish is staged in it and gives what a full build gives")
     func reused() async throws {
         let site = try Site()
@@ -75,10 +85,7 @@ struct PreviousSiteTests {
 
     @Test("whatever the previous site holds (files changed, added or removed by hand, a folder for a file, a link) does not reach the site")
     func tamperedSpare() async throws {
-        let site = try Site()
-        try await site.build()
-        try Self.edit(site, "Harbour cranes return to the old port, at last")
-        try await site.build()
+        let site = try await Self.publishedTwice()
         let spare = Publisher(output: site.output).previousSite
         let fileManager = FileManager.default
         // A carried page rewritten in the previous site (a new file, not the served one).
@@ -107,10 +114,7 @@ struct PreviousSiteTests {
 
     @Test("the previous site as it was published is pruned from its record, without reading its folders; one changed since is read folder by folder")
     func prunedFromRecord() async throws {
-        let site = try Site()
-        try await site.build()
-        try Self.edit(site, "Harbour cranes return to the old port, at last")
-        try await site.build()
+        let site = try await Self.publishedTwice()
         let record = Manifest.previousSiteLocation(manifest: site.manifest)
         #expect(FileManager.default.fileExists(atPath: record.path), "the replaced site's record is kept beside the manifest")
 
@@ -136,10 +140,7 @@ struct PreviousSiteTests {
 
     @Test("a build that publishes with nothing new from its sources (the site's title changed) reads the record itself and prunes from it")
     func prunedFromRecordWithoutNewContent() async throws {
-        var site = try Site()
-        try await site.build(settled: true)
-        try Self.edit(site, "Harbour cranes return to the old port, at last")
-        try await site.build(settled: true)
+        var site = try await Self.publishedTwice(settled: true)
         #expect(FileManager.default.fileExists(atPath: Manifest.previousSiteLocation(manifest: site.manifest).path))
 
         site.config.title = "Incremental, renamed"
@@ -153,10 +154,7 @@ struct PreviousSiteTests {
 
     @Test("the previous site examined before it is staged in gives its record's listing for that very folder, renamed or not, and for no other")
     func examinedEarly() async throws {
-        let site = try Site()
-        try await site.build()
-        try Self.edit(site, "Harbour cranes return to the old port, at last")
-        try await site.build()
+        let site = try await Self.publishedTwice()
         let spare = Publisher(output: site.output).previousSite
         let record = Manifest.previousSiteLocation(manifest: site.manifest)
         let examined = try #require(PreviousSite.examine(spare, record: record, output: site.output))
