@@ -196,7 +196,7 @@ public struct Build: Sendable {
             logger.debug("staged in the previous site, pruned \(writer.keptFromPrevious.fromRecord ? "from its record" : "by reading its folders")")
         }
         let setAside: URL?
-        let recorded: (text: [[UInt8]], spliced: Bool)?
+        let recorded: (text: Manifest.Text, spliced: Bool)?
         do {
             // What is published is recorded (and the record's text made) while the site is
             // validated and the swap waits for the disk: the staging folder's files and folders
@@ -328,7 +328,7 @@ public struct Build: Sendable {
     /// record (`Manifest.splicedText`), when they were kept.
     private static func recording(_ site: RenderedSite, carriedFrom previous: Manifest.Comparison?, examining folder: OpenFolder?,
                                   staged: Write.Staged? = nil, layout: SiteLayout? = nil, output: URL,
-                                  input: Fingerprint?) -> (text: [[UInt8]], spliced: Bool) {
+                                  input: Fingerprint?) -> (text: Manifest.Text, spliced: Bool) {
         // Every file of the site was rendered or carried: those not rendered are the carried ones
         // (ten thousand, against a handful rendered, so not copied into a dictionary of their own),
         // each carried because `previous` records it with the fingerprint it has now.
@@ -365,7 +365,7 @@ public struct Build: Sendable {
     }
 
     /// Saves a manifest's text (`Manifest.textParts`).
-    private static func save(_ record: [[UInt8]], to file: URL, logger: Logger) {
+    private static func save(_ record: Manifest.Text, to file: URL, logger: Logger) {
         do {
             try Manifest.save(record, to: file)
         } catch {

@@ -433,11 +433,15 @@ struct IncrementalTests {
         after.merge(changed) { $1 }
         let fresh = changed.map { (path: $0.key, line: Manifest.line($0.key, $0.value)) }
         let spliced = try #require(lines.splicing(dropping: dropped, adding: fresh))
-        let expected = Manifest(output: output, files: after).textParts[2]
-        #expect(String(decoding: spliced.text, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        // The files' lines of a manifest that records no folders: its text after the header's three lines.
+        func fileLines(of manifest: Manifest) -> [UInt8] {
+            Array(manifest.textParts.bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 3, omittingEmptySubsequences: false)[3])
+        }
+        let expected = fileLines(of: Manifest(output: output, files: after))
+        #expect(String(decoding: spliced.text.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
         #expect(spliced.count == after.count)
         // Nothing changed: the same lines.
-        #expect(lines.splicing(dropping: [], adding: [])?.text == before.textParts[2])
+        #expect(lines.splicing(dropping: [], adding: [])?.text.bytes == fileLines(of: before))
 
         // A file whose lines are out of order (written by hand) is read, but not spliced.
         let header = "newsgen manifest 3\noutput /srv/site\ninput -\n"
@@ -451,6 +455,35 @@ struct IncrementalTests {
         let readApart = try #require(Manifest(text: Data(apart.utf8), keepingLinesOf: .files))
         #expect(readApart.files.count == 2)
         #expect(readApart.fileLines?.splicing(dropping: [], adding: []) == nil)
+    }
+
+    @Test("lines kept from a manifest file are written into the next one from the file as it was read, though another manifest has been saved over it since")
+    func splicedFromTheFileRead() throws {
+        let folder = try TestSupport.temporaryFolder()
+        let file = folder.appendingPathComponent("cache.manifest")
+        let output = URL(fileURLWithPath: "/srv/site")
+        func entry(_ number: Int) -> Manifest.Entry {
+            Manifest.Entry(fingerprint: Fingerprint.of(Data("page \(number)".utf8)), inode: UInt64(number), size: 10, modified: Int64(number))
+        }
+        var files: [String: Manifest.Entry] = [:]
+        for number in 0..<300 { files["articles/story-\(number)/index.html"] = entry(number) }
+        let first = Manifest(output: output, files: files, folders: ["": Manifest.Folder(inode: 2, modified: 3)])
+        try first.save(to: file)
+        let read = try #require(Manifest.load(from: file, output: output, keepingLinesOf: .files))
+        let lines = try #require(read.fileLines)
+
+        // Another manifest takes the file's name, as the next build's does, and the one read is gone.
+        try Manifest(output: output, files: ["index.html": entry(1)]).save(to: file)
+        var after = files
+        after["articles/story-7/index.html"] = entry(1007)
+        let spliced = try #require(lines.splicing(dropping: [], adding: [("articles/story-7/index.html", Manifest.line("articles/story-7/index.html", entry(1007)))]))
+        var text = Manifest.Text()
+        text.append(Manifest.headerText(output: output.path, input: nil))
+        text.append(spliced.text)
+        try Manifest.save(text, to: file)
+        let saved = try #require(Manifest.load(from: file, output: output))
+        #expect(saved.files == after)
+        #expect(try Data(contentsOf: file) == Data(Manifest(output: output, files: after).text.utf8))
     }
 
     @Test("a saved manifest reads back whole, replaces the one before in one rename, and a save that fails says why and leaves the one before and no temporary file")

@@ -28,6 +28,13 @@ extension Manifest {
         /// How many records.
         var count: Int { paths.count }
 
+        /// Room for `records` lines: ten thousand records' places, grown one by one, were copied
+        /// into larger arrays a dozen times.
+        init(reservingCapacity records: Int = 0) {
+            paths.reserveCapacity(records)
+            ends.reserveCapacity(records)
+        }
+
         /// Adds the line of the record of `path`: its bytes in the file, without the line break
         /// that follows them.
         mutating func append(_ line: Slice<UnsafeBufferPointer<UInt8>>, path: String) {
@@ -42,8 +49,9 @@ extension Manifest {
 
         /// These lines without those of the `dropped` paths, with the `fresh` lines (of distinct
         /// paths, each replacing the line of its path) put in their places in the order of the
-        /// paths; `nil` when these lines are not in that order. Also how many lines it has.
-        func splicing(dropping dropped: some Sequence<String>, adding fresh: [(path: String, line: [UInt8])]) -> (text: [UInt8], count: Int)? {
+        /// paths; `nil` when these lines are not in that order. Also how many lines it has. The
+        /// runs of lines kept are the file's own bytes, not copies (`Text`).
+        func splicing(dropping dropped: some Sequence<String>, adding fresh: [(path: String, line: [UInt8])]) -> (text: Text, count: Int)? {
             guard inOrder else { return nil }
             let fresh = fresh.sorted { $0.path < $1.path }
             // Where each fresh line goes: before the first line whose path is not before its own.
@@ -56,20 +64,18 @@ extension Manifest {
             for (line, place) in zip(fresh, places) where place < paths.count && paths[place] == line.path {
                 skipped.insert(place)
             }
-            // Cut where a line is skipped or a fresh one goes; the lines between cuts are copied at once.
+            // Cut where a line is skipped or a fresh one goes; the lines between cuts are taken at once.
             let cuts = (Array(skipped) + places).sorted()
-            var text: [UInt8] = []
-            text.reserveCapacity((ends.last ?? start) - start + fresh.reduce(0) { $0 + $1.line.count })
+            var text = Text()
             var copied = 0, added = 0
             for cut in cuts + [paths.count] {
                 if cut > copied {
-                    let run = start(of: copied)..<ends[cut - 1]
-                    bytes.withUnsafeBytes { text.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[run])) }
+                    text.append(read: bytes[bytes.startIndex + start(of: copied)..<bytes.startIndex + ends[cut - 1]])
                     copied = cut
                 }
                 // The fresh lines placed here, then this line left out when it is skipped.
                 while added < fresh.count, places[added] == cut {
-                    text.append(contentsOf: fresh[added].line)
+                    text.append(fresh[added].line)
                     added += 1
                 }
                 if cut == copied, skipped.contains(cut) { copied = cut + 1 }
@@ -98,14 +104,14 @@ extension Manifest {
     /// lines are `recordedFolders`: `previous`'s lines with the rendered files' and the folders
     /// above a changed name (`changed`, the rendered paths and those the staging added,
     /// replaced or removed) examined again, below `folder`. The same text as `recording`'s
-    /// (`textParts`), without writing ten thousand unchanged lines again.
+    /// (`textParts`), without making ten thousand unchanged lines again.
     ///
     /// `nil` when the lines cannot be spliced (not in order, not kept), when a file or folder
     /// cannot be examined, or when the result would not record every path of the site (or
     /// every one of its folders) once: the manifest is then recorded as a whole.
     static func splicedText(_ fingerprints: [String: Fingerprint], rendered: [String], previous: Manifest,
                             recordedFolders: RecordLines, changed: [String], layout: SiteLayout, examining folder: OpenFolder,
-                            output: URL, input: Fingerprint?) -> [[UInt8]]? {
+                            output: URL, input: Fingerprint?) -> Text? {
         guard let previousFiles = previous.fileLines else { return nil }
         let root = folder.descriptor
         var freshFiles: [(path: String, line: [UInt8])] = []
@@ -134,6 +140,10 @@ extension Manifest {
         guard let folders = recordedFolders.splicing(dropping: Array(examined) + changed, adding: freshFolders),
               folders.count == layout.folders.count
         else { return nil }
-        return [headerText(output: output.standardizedFileURL.path, input: input), folders.text, files.text]
+        var text = Text()
+        text.append(headerText(output: output.standardizedFileURL.path, input: input))
+        text.append(folders.text)
+        text.append(files.text)
+        return text
     }
 }
