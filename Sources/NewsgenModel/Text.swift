@@ -155,6 +155,35 @@ package enum Text {
         return true
     }
 
+    /// Where the run of bytes from `start` that a JSON string holds as they are ends: at the
+    /// first `"`, `\` or control character (below 0x20), or at the end; and whether the run is
+    /// all ASCII. Eight bytes are tested at once while none of them ends the run: the search
+    /// index and the JSON Feeds are mostly text, written (`JSONBytes`) and checked
+    /// (`JSONDocument`) a run at a time.
+    package static func plainJSONRun(in bytes: UnsafeRawBufferPointer, from start: Int) -> (end: Int, isASCII: Bool) {
+        guard let base = bytes.baseAddress else { return (start, true) }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        var bits: UInt64 = 0
+        while index + 8 <= bytes.count {
+            let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let quotes = word ^ (0x22 &* ones), backslashes = word ^ (0x5C &* ones)
+            // A byte below 0x20, or a zero byte of `quotes` or `backslashes`, sets its high bit.
+            let found = ((word &- 0x20 &* ones) & ~word) | ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
+            if found & highs != 0 { break }
+            bits |= word
+            index += 8
+        }
+        var tail: UInt8 = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C { break }
+            tail |= byte
+            index += 1
+        }
+        return (index, bits & highs == 0 && tail < 0x80)
+    }
+
     package static func isASCIILetter(_ byte: UInt8) -> Bool {
         (byte | 0x20) &- UInt8(ascii: "a") < 26
     }

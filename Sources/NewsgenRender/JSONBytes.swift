@@ -1,4 +1,5 @@
 import Foundation
+import NewsgenModel
 
 /// Compact JSON written straight into bytes, as `JSONEncoder` writes it with
 /// `.withoutEscapingSlashes`: `"` and `\` escaped, control characters as `\n`, `\t`… or
@@ -57,26 +58,10 @@ struct JSONBytes: ~Copyable {
     }
 
     /// The offset of the first byte from `start` on that JSON escapes: a control character, `"`
-    /// or `\`. Eight bytes are tested at once while none of them is one (the search index and
-    /// the JSON Feeds are mostly text with nothing to escape).
+    /// or `\` (`Text.plainJSONRun`).
     private static func firstToEscape(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard let base = bytes.baseAddress else { return nil }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        var index = start
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            let quotes = word ^ (0x22 &* ones), backslashes = word ^ (0x5C &* ones)
-            // A byte below 0x20, or a zero byte of `quotes` or `backslashes`, sets its high bit.
-            let found = ((word &- 0x20 &* ones) & ~word) | ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes)
-            if found & highs != 0 { break }
-            index += 8
-        }
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte < 0x20 || byte == 0x22 || byte == 0x5C { return index }
-            index += 1
-        }
-        return nil
+        let end = Text.plainJSONRun(in: UnsafeRawBufferPointer(bytes), from: start).end
+        return end < bytes.count ? end : nil
     }
 
     /// `["a","b"]`.

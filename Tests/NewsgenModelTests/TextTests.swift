@@ -95,4 +95,28 @@ struct TextTests {
             #expect(judged(bytes) == expected(bytes), "\(bytes)")
         }
     }
+
+    @Test("plainJSONRun ends at the first quote, backslash or control character wherever it stands in a word of eight, and tells whether the run is ASCII")
+    func plainJSONRun() {
+        // Every stopping byte at every place of a 21-byte text, after each start, with and
+        // without a non-ASCII byte before it; checked against a byte-by-byte scan.
+        for stopper: UInt8 in [0x22, 0x5C, 0x00, 0x0A, 0x1F] {
+            for place in 0...21 {
+                for wide in [nil, 0, 5, 9, 20] as [Int?] {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 21)
+                    if let wide { bytes[wide] = 0xC3 }
+                    if place < bytes.count { bytes[place] = stopper }
+                    for start in [0, 1, 3, 8, 13] {
+                        let (end, isASCII) = bytes.withUnsafeBytes { Text.plainJSONRun(in: $0, from: start) }
+                        let expectedEnd = bytes.indices.first { $0 >= start && (bytes[$0] < 0x20 || bytes[$0] == 0x22 || bytes[$0] == 0x5C) } ?? bytes.count
+                        #expect(end == expectedEnd, "stopper \(stopper) at \(place), from \(start)")
+                        #expect(isASCII == bytes[min(start, expectedEnd)..<expectedEnd].allSatisfy { $0 < 0x80 }, "stopper \(stopper) at \(place), wide \(wide ?? -1), from \(start)")
+                    }
+                }
+            }
+        }
+        // 0x7F and bytes at or above 0x80 do not stop a run; 0x20 (a space) does not either.
+        let plain: [UInt8] = [0x20, 0x7F, 0x80, 0xFF, 0x21, 0x23, 0x5B, 0x5D, 0x61, 0x62]
+        #expect(plain.withUnsafeBytes { Text.plainJSONRun(in: $0, from: 0) } == (10, false))
+    }
 }

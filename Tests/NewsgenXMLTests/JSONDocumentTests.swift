@@ -92,6 +92,9 @@ struct JSONDocumentTests {
             [open, quote, 0x5C, 0x6E, 0xC3, quote, close],
             [open, quote, 0xED, 0xA0, 0x80, quote, close],
             [UInt8(ascii: "{"), quote, 0xC0, 0xAF, quote, UInt8(ascii: ":"), UInt8(ascii: "1"), UInt8(ascii: "}")],
+            // In a run read eight bytes at a time: the bad byte past the first eight, or in the last few.
+            [open, quote] + Array("twelve bytes".utf8) + [0xFF] + Array(" and more after it".utf8) + [quote, close],
+            [open, quote] + Array("sixteen bytes ok".utf8) + [0x80, quote, close],
         ]
         for bytes in refused {
             var offsets: [Int] = []
@@ -106,7 +109,7 @@ struct JSONDocumentTests {
             }
             #expect(offsets.count == 2 && offsets[0] == offsets[1], "\(bytes): \(offsets)")
         }
-        let accepted = Data("[\"é\\n日本\", \"🇳🇴\", 1e400, -0.5E-3]".utf8)
+        let accepted = Data("[\"é\\n日本\", \"🇳🇴\", 1e400, -0.5E-3, \"a longer run, then déjà vu and 日本語 past eight bytes\"]".utf8)
         try JSONDocument.check(accepted)
         _ = try JSONDocument.parse(accepted)
     }
