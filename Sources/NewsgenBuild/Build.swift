@@ -135,15 +135,16 @@ public struct Build: Sendable {
         // Not beside the merging, in an `async let`: that task would hold the archive's own
         // copies until the build ends (at 100,000 stories, about 100 MiB more at the peak).
         let (listed, fingerprinted) = await sourcesPart
+        let shared = Self.sharingText(of: archive.articles, with: listed)
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
-                                  archive: Self.sharingText(of: archive.articles, with: listed), generated: started, newsapiSources: await available,
+                                  archive: shared.archive, generated: started, newsapiSources: await available,
                                   staticFiles: staticFiles)
         // The archive's own copies of the stories the sources list, replaced by theirs: freed
         // on a thread of their own, not by the one that goes on to build the site's model.
         Self.releaseLater(archive)
         let setupPart = await setup
         let input = fingerprinted.flatMap { sources in
-            setupPart.map { Self.inputFingerprint(content, setup: $0, sources: sources, logger: logger) }
+            setupPart.map { Self.inputFingerprint(content, unlisted: shared.unlisted, setup: $0, sources: sources, logger: logger) }
         }
         // What the published site already holds as this build would make it is carried over.
         let comparing = comparedEarly ?? lastPublished.map(compare)
@@ -283,22 +284,27 @@ public struct Build: Sendable {
     /// instead of holding it twice. At 100,000 stories, every one of them listed, the archive's
     /// own copies were 86 MB of the build's peak. Half on each core: comparing ten thousand
     /// stories field by field kept one core busy while the other waited.
-    static func sharingText(of archive: [Article], with listed: ListedStories) -> [Article] {
-        Parallel.inHalves(archive) { half in half.map { listed.copy(of: $0) ?? $0 } }
+    ///
+    /// Also the archived stories no source lists as they are, in the archive's order: the input
+    /// fingerprint feeds those (`InputFingerprint.of`), found here rather than by looking every
+    /// story's id up again.
+    static func sharingText(of archive: [Article], with listed: ListedStories) -> (archive: [Article], unlisted: [Article]) {
+        let found = Parallel.inHalves(archive) { half in half.map { story in listed.copy(of: story).map { ($0, true) } ?? (story, false) } }
+        return (found.map(\.0), found.compactMap { $0.1 ? nil : $0.0 })
     }
 
     /// What the sources list, by id, and (when there is a manifest to compare it with) the
-    /// sources' part of the input's fingerprint, which is made with it.
+    /// sources' part of the input's fingerprint.
     private static func sourcesPart(_ sources: [SourceReport], fingerprinted: Bool) -> (ListedStories, InputFingerprint.Sources?) {
         let listed = ListedStories(sources)
-        return (listed, fingerprinted ? InputFingerprint.Sources(sources, listed: listed) : nil)
+        return (listed, fingerprinted ? InputFingerprint.Sources(sources) : nil)
     }
 
     /// The fingerprint of the build's whole input, and (with --verbose) how long it took.
-    private static func inputFingerprint(_ content: SiteContent, setup: InputFingerprint.Setup, sources: InputFingerprint.Sources,
-                                         logger: Logger) -> Fingerprint {
+    private static func inputFingerprint(_ content: SiteContent, unlisted: [Article], setup: InputFingerprint.Setup,
+                                         sources: InputFingerprint.Sources, logger: Logger) -> Fingerprint {
         let start = ContinuousClock.now
-        let input = InputFingerprint.of(content, setup: setup, sources: sources)
+        let input = InputFingerprint.of(content, unlisted: unlisted, setup: setup, sources: sources)
         logger.debug("input fingerprint of \(content.archive.count) archived stories in \(Self.seconds(since: start)) s")
         return input
     }

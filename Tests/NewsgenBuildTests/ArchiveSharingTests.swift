@@ -37,8 +37,10 @@ struct ArchiveSharingTests {
         ]
         #expect(Self.storage(archive[0].summary) != Self.storage(listed[0].summary), "the test starts from separate copies")
 
-        let shared = Build.sharingText(of: archive, with: ListedStories([report]))
+        let (shared, unlisted) = Build.sharingText(of: archive, with: ListedStories([report]))
         #expect(shared == archive, "the same stories, in the same order")
+        #expect(unlisted.map(\.id) == ["b", "c"], "those no source lists as they are, in order")
+        #expect(Self.storage(unlisted[0].title) == Self.storage(archive[1].title))
         #expect(Self.storage(shared[0].title) == Self.storage(listed[0].title), "an equal story is the source's copy")
         #expect(Self.storage(shared[0].summary) == Self.storage(listed[0].summary))
         #expect(Self.storage(shared[1].title) == Self.storage(archive[1].title), "a story that differs stays as archived")

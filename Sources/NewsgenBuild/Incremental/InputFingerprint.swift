@@ -18,13 +18,17 @@ package import NewsgenRender
 /// has the fields fed here.
 package enum InputFingerprint {
     package static func of(_ content: SiteContent, templates: TemplateSet) -> Fingerprint {
-        of(content, setup: Setup(config: content.config, templates: templates, staticFiles: content.staticFiles),
-           sources: Sources(content.sources, listed: ListedStories(content.sources)))
+        let listed = ListedStories(content.sources)
+        return of(content, unlisted: content.archive.filter { listed.copy(of: $0) == nil },
+                  setup: Setup(config: content.config, templates: templates, staticFiles: content.staticFiles),
+                  sources: Sources(content.sources))
     }
 
     /// The same, with the setup's part made beforehand (while the sources are fetched) and the
-    /// sources' part too (while the archive is read). The setup must be `content`'s.
-    package static func of(_ content: SiteContent, setup: Setup, sources: Sources) -> Fingerprint {
+    /// sources' part too (while the archive is read). The setup must be `content`'s, and
+    /// `unlisted` the stories of its archive that no source lists as they are (`ListedStories.copy(of:)`),
+    /// in the archive's order (`Build.sharingText` finds them).
+    package static func of(_ content: SiteContent, unlisted: [Article], setup: Setup, sources: Sources) -> Fingerprint {
         var hasher = Fingerprint.Hasher()
         hasher.add("newsgen-input")
         hasher.add(setup.digest.hex)
@@ -42,7 +46,7 @@ package enum InputFingerprint {
         // fetched in parallel). Pages sort the sources' lists followed by the archive, stably, and
         // drop repeats, so an archived story equal to one a source lists shows nothing of its own:
         // the archive is fed without those, in an order of its own.
-        hasher.add(articles: content.archive.filter { sources.listed.copy(of: $0) == nil }.sorted {
+        hasher.add(articles: unlisted.sorted {
             ($0.published ?? .distantPast, $0.id, $0.sourceID) > ($1.published ?? .distantPast, $1.id, $1.sourceID)
         })
         hasher.add(reflecting: content.newsapiSources as Any)
@@ -70,12 +74,11 @@ package enum InputFingerprint {
         }
     }
 
-    /// The part of the fingerprint the sources' states and lists make, and what they list.
+    /// The part of the fingerprint the sources' states and lists make.
     package struct Sources: Sendable {
         let digest: Fingerprint
-        let listed: ListedStories
 
-        package init(_ sources: [SourceReport], listed: ListedStories) {
+        package init(_ sources: [SourceReport]) {
             var hasher = Fingerprint.Hasher()
             hasher.add(sources.count)
             for source in sources {
@@ -87,7 +90,6 @@ package enum InputFingerprint {
                 hasher.add(articles: source.articles)
             }
             digest = hasher.finish()
-            self.listed = listed
         }
     }
 }
