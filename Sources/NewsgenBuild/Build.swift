@@ -132,6 +132,9 @@ public struct Build: Sendable {
         let archive = try await clock.run(Store(store: store, sourceIDs: Set(config.sources.map(\.id)), keepDays: config.keepDays,
                                                 now: started, logger: logger))
         let saved = try await clock.run(MergeSavedLists(config: config, store: store, now: started, logger: logger), sources)
+        // Nothing more is written to the cache: its log goes into its file now, beside the
+        // building of the site (`ArticleStore.settle`).
+        store.settle()
         // Not beside the merging, in an `async let`: that task would hold the archive's own
         // copies until the build ends (at 100,000 stories, about 100 MiB more at the peak).
         let (listed, fingerprinted) = await sourcesPart

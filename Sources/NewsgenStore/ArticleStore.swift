@@ -117,9 +117,15 @@ public protocol ArticleStore: Sendable {
     /// Removes articles not seen since `cutoff` that no source lists and nobody saved; returns how many.
     func prune(notSeenSince cutoff: Date) async throws(StoreError) -> Int
     func statistics() async throws(StoreError) -> StoreStatistics
+    /// Told that nothing more is written for now: a store that keeps a log beside its file may
+    /// start putting it into the file, so that closing it has less left to do. Returns at once.
+    func settle()
 }
 
 extension ArticleStore {
+    /// Nothing to settle: a store without a log.
+    public func settle() {}
+
     public func state(of sourceID: String) async throws(StoreError) -> SourceState? {
         try await states(of: [sourceID])[sourceID]
     }

@@ -389,6 +389,28 @@ struct SQLiteStoreTests {
         #expect(!plan.contains("SCAN article"), "\(plan)")
     }
 
+    @Test("a store told to settle puts its log into its file before anything asked of it after, stays usable, and closes as it would have")
+    func settle() async throws {
+        let logger = TestSupport.recordingLogger().0
+        let stories = (0..<40).map { Article(id: "s\($0)", sourceID: "world", title: "story \($0)", summary: String(repeating: "text ", count: 200), guid: "s\($0)") }
+        let store = try SQLiteStore.open(at: file, logger: logger, now: Self.first)
+        try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: stories), at: Self.first)
+        func logBytes() throws -> Int {
+            try FileManager.default.attributesOfItem(atPath: file.path + "-wal")[.size] as? Int ?? -1
+        }
+        #expect(try logBytes() > 0, "the test means something only when the log holds the writes")
+        store.settle()
+        // A write waits for the settling on the connection that writes: after it, the log is empty.
+        try await store.recordNotModified(of: ["none"], at: Self.later)
+        #expect(try logBytes() == 0)
+        #expect(try await store.archive(of: ["world"]).count == 40)
+        store.close()
+        let reopened = try SQLiteStore.open(at: file, logger: logger, now: Self.later)
+        defer { reopened.close() }
+        #expect(!reopened.checkedWhenOpened, "closed as usual: trusted without a check")
+        #expect(try await reopened.archive(of: ["world"]).count == 40)
+    }
+
     @Test("a cache its store closed opens without the integrity check, until anything else touches it, for a day at most")
     func integrityStamp() async throws {
         let logger = TestSupport.recordingLogger().0
