@@ -339,7 +339,7 @@ package struct Manifest: Sendable, Equatable {
     /// The identity of the regular file at `path` (not a link to one), below the open folder `folder`.
     static func stat(_ path: String, in folder: Int32) -> OnDisk? {
         var status = Foundation.stat()
-        guard fstatat(folder, path, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard statAt(folder, path, &status), (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         return OnDisk(inode: UInt64(status.st_ino), size: Int64(status.st_size), modified: status.st_mtim.nanoseconds)
     }
 
@@ -351,8 +351,15 @@ package struct Manifest: Sendable, Equatable {
     /// The identity of the folder at `path` (not a link to one), below the open folder `folder`.
     static func folderStat(_ path: String, in folder: Int32) -> Folder? {
         var status = Foundation.stat()
-        guard fstatat(folder, path, &status, AT_SYMLINK_NOFOLLOW) == 0, (status.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        guard statAt(folder, path, &status), (status.st_mode & S_IFMT) == S_IFDIR else { return nil }
         return Folder(inode: UInt64(status.st_ino), modified: status.st_mtim.nanoseconds)
+    }
+
+    /// fstatat(2) of `path` below `folder`, not following a link. The path is handed over in
+    /// place (`withCString`): passed as a `String` argument, each was first copied into an
+    /// array of its own, ten thousand times per check of a site (2 ms of a new-story build).
+    private static func statAt(_ folder: Int32, _ path: String, _ status: inout Foundation.stat) -> Bool {
+        path.withCString { fstatat(folder, $0, &status, AT_SYMLINK_NOFOLLOW) } == 0
     }
 
 }
