@@ -41,9 +41,9 @@ extension SiteModelBuilder {
     func prepareStoryDigests() {
         let stories = articlesWithPages
         let digests = Parallel.inHalves(stories) { half in
-            half.map { article in
+            zip(half.indices, half).map { place, article in
                 var story = Fingerprint.Hasher()
-                self.feedStory(article, into: &story)
+                self.feedStory(article, likelyAt: place, into: &story)
                 return story.finishDigest()
             }
         }
@@ -65,13 +65,15 @@ extension SiteModelBuilder {
     }
 
     /// Every value of the story and the site that `row` reads, but the root and the row's place.
-    func feedStory(_ article: Article, into hasher: inout Fingerprint.Hasher) {
+    /// `place`: where the story likely is among those with pages (`articlesWithPages`), so that
+    /// its page is found without hashing its id (`slug(of:likelyAt:)`).
+    func feedStory(_ article: Article, likelyAt place: Int = -1, into hasher: inout Fingerprint.Hasher) {
         hasher.add("story")
         // Its title, summary, author, link, image, time (as rows show it, in whole seconds) and
         // outlet, through their digest: kept with the story, in the cache too.
         hasher.add(shownOf: article)
         // The story's own page, named from its title and id.
-        hasher.add(articlePath(article))
+        hasher.add(place >= 0 ? articlePath(article, likelyAt: place) : articlePath(article))
         // An image names a file of the `static` folder relatively, when it does.
         hasher.add(article.imageURL.map { siteLink($0, root: "") })
 

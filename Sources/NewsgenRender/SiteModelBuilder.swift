@@ -344,6 +344,11 @@ final class SiteModelBuilder: Sendable {
         slug(of: article).map(SitePaths.articlePage)
     }
 
+    /// The same, for a story likely to be the one with a page at `place` (`slug(of:likelyAt:)`).
+    func articlePath(_ article: Article, likelyAt place: Int) -> String? {
+        slug(of: article, likelyAt: place).map(SitePaths.articlePage)
+    }
+
     func articlePage(_ article: Article, root: String) -> Page<ArticleContent> {
         let source = sourcesByID[article.sourceID]
         let feeds = source.map { feedLinks(SitePaths.sourceFeed($0.id), title: $0.name, root: root) }

@@ -303,7 +303,7 @@ package struct SiteRenderer {
             jobs.reserveCapacity(model.articlesWithPages.count)
             paths.reserveCapacity(model.articlesWithPages.count)
             for (number, article) in model.articlesWithPages.enumerated() {
-                guard let path = model.articlePath(article) else { continue }
+                guard let path = model.articlePath(article, likelyAt: number) else { continue }
                 jobs.append(Job(article: path, number: number, pages: articlePages))
                 paths.append(path)
             }
