@@ -35,26 +35,30 @@ struct JSONBytes: ~Copyable {
 
     mutating func string(_ text: some StringProtocol) {
         var text = String(text)
-        text.withUTF8 { bytes in
-            buffer.append("\"")
-            var runStart = 0
-            while let offset = Self.firstToEscape(in: bytes, from: runStart) {
-                buffer.append(UnsafeBufferPointer(rebasing: bytes[runStart..<offset]))
-                runStart = offset + 1
-                switch bytes[offset] {
-                case 0x22: buffer.append("\\\"")
-                case 0x5C: buffer.append("\\\\")
-                case 0x0A: buffer.append("\\n")
-                case 0x0D: buffer.append("\\r")
-                case 0x09: buffer.append("\\t")
-                case 0x08: buffer.append("\\b")
-                case 0x0C: buffer.append("\\f")
-                default: buffer.append(Self.unicodeEscape(bytes[offset]))
-                }
+        text.withUTF8 { string(utf8: $0) }
+    }
+
+    /// A string of UTF-8 `bytes`, with "…" after them when `ellipsis`.
+    mutating func string(utf8 bytes: UnsafeBufferPointer<UInt8>, ellipsis: Bool = false) {
+        buffer.append("\"")
+        var runStart = 0
+        while let offset = Self.firstToEscape(in: bytes, from: runStart) {
+            buffer.append(UnsafeBufferPointer(rebasing: bytes[runStart..<offset]))
+            runStart = offset + 1
+            switch bytes[offset] {
+            case 0x22: buffer.append("\\\"")
+            case 0x5C: buffer.append("\\\\")
+            case 0x0A: buffer.append("\\n")
+            case 0x0D: buffer.append("\\r")
+            case 0x09: buffer.append("\\t")
+            case 0x08: buffer.append("\\b")
+            case 0x0C: buffer.append("\\f")
+            default: buffer.append(Self.unicodeEscape(bytes[offset]))
             }
-            buffer.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
-            buffer.append("\"")
         }
+        buffer.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        if ellipsis { buffer.append("…") }
+        buffer.append("\"")
     }
 
     /// The offset of the first byte from `start` on that JSON escapes: a control character, `"`

@@ -498,6 +498,8 @@ final class SiteModelBuilder: Sendable {
 
         var json = JSONBytes(capacity: archive.count * 256)
         json.append("{\"articles\":[")
+        // The archive is newest first: most stories have the day of the one before.
+        var lastDay: (number: Double, text: String)?
         for (number, (article, tags)) in zip(archive, storyTags).enumerated() {
             if number > 0 { json.append(",") }
             let slug = slug(of: article, likelyAt: number)
@@ -505,7 +507,9 @@ final class SiteModelBuilder: Sendable {
             var members = JSONBytes.Members()
             if let published = article.published {
                 json.key("d", in: &members)
-                json.string(Dates.rfc3339Day(published))
+                let day = (published.timeIntervalSince1970 / 86_400).rounded(.down)
+                if lastDay?.number != day { lastDay = (day, Dates.rfc3339Day(published)) }
+                json.string(lastDay?.text ?? Dates.rfc3339Day(published))
             }
             if !tags.isEmpty {
                 json.key("g", in: &members)
@@ -532,7 +536,7 @@ final class SiteModelBuilder: Sendable {
             }
             if !article.summary.isEmpty {
                 json.key("x", in: &members)
-                json.string(Self.shortened(article.summary, to: SiteRenderer.searchSummaryLimit))
+                Self.withShortened(article.summary, to: SiteRenderer.searchSummaryLimit) { json.string(utf8: $0, ellipsis: $1) }
             }
             json.append("}")
         }
@@ -557,7 +561,9 @@ final class SiteModelBuilder: Sendable {
     static func shortened(_ text: String, to limit: Int) -> String {
         // No more bytes than the limit: no more characters either.
         guard limit > 0, text.utf8.count > limit else { return text }
-        if let cut = text.utf8.withContiguousStorageIfAvailable({ shortenedASCII($0, to: limit) }), let cut { return cut }
+        if let cut = text.utf8.withContiguousStorageIfAvailable({ bytes in
+            shortenedASCII(bytes, to: limit).map { String(decoding: bytes[$0], as: UTF8.self) + "…" }
+        }), let cut { return cut }
         guard let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex), end < text.endIndex else {
             return text
         }
@@ -570,19 +576,34 @@ final class SiteModelBuilder: Sendable {
         return String(scalars[first...last]) + "…"
     }
 
-    /// `shortened` of a text longer than `limit` bytes, when its first `limit` + 1 bytes are
-    /// ASCII without a carriage return: there each byte is a character (a carriage return
-    /// makes one with the line feed after it), so the text is cut on its bytes, by the same
-    /// rules; `nil` for another text.
-    private static func shortenedASCII(_ bytes: UnsafeBufferPointer<UInt8>, to limit: Int) -> String? {
+    /// `shortened(text, to: limit)` handed to `body` as its UTF-8 bytes and whether "…" ends
+    /// it, without making a string of a text cut on its bytes (`shortenedASCII`): search.json
+    /// shortens every summary of the archive.
+    static func withShortened<Result>(_ text: String, to limit: Int,
+                                      _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ ellipsis: Bool) -> Result) -> Result {
+        var text = text
+        if limit > 0, text.utf8.count > limit,
+           let result = text.withUTF8({ bytes in shortenedASCII(bytes, to: limit).map { body(UnsafeBufferPointer(rebasing: bytes[$0]), true) } }) {
+            return result
+        }
+        var shortened = shortened(text, to: limit)
+        return shortened.withUTF8 { body($0, false) }
+    }
+
+    /// Where `shortened` cuts a text longer than `limit` bytes, as the range of its bytes kept
+    /// before the "…" (empty when no word is kept), when its first `limit` + 1 bytes are ASCII
+    /// without a carriage return: there each byte is a character (a carriage return makes one
+    /// with the line feed after it), so the text is cut on its bytes, by the same rules; `nil`
+    /// for another text.
+    private static func shortenedASCII(_ bytes: UnsafeBufferPointer<UInt8>, to limit: Int) -> Range<Int>? {
         guard bytes.count > limit, !bytes[...limit].contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\r") }) else { return nil }
         let prefix = bytes[..<(limit - 1)]
         let end = prefix.lastIndex(where: { asciiWhitespace[Int($0)] }) ?? prefix.endIndex
         let cut = prefix[..<end]
         guard let first = cut.firstIndex(where: { !asciiTrimmed[Int($0)] }),
               let last = cut.lastIndex(where: { !asciiTrimmed[Int($0)] })
-        else { return "…" }
-        return String(decoding: cut[first...last], as: UTF8.self) + "…"
+        else { return 0..<0 }
+        return first..<(last + 1)
     }
 
     /// What `shortened` trims from the ends of a cut text.

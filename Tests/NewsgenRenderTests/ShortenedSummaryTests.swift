@@ -43,6 +43,9 @@ struct ShortenedSummaryTests {
                 text.insert(contentsOf: piece, at: index)
             }
             #expect(SiteModelBuilder.shortened(text, to: limit) == Self.reference(text, to: limit), "\(text.debugDescription) at \(limit)")
+            // As search.json takes it: bytes and an ellipsis, without a string made.
+            let handed = SiteModelBuilder.withShortened(text, to: limit) { String(decoding: $0, as: UTF8.self) + ($1 ? "…" : "") }
+            #expect(handed == Self.reference(text, to: limit), "withShortened: \(text.debugDescription) at \(limit)")
         }
     }
 
