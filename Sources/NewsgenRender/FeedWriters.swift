@@ -340,6 +340,11 @@ package enum SitemapWriter {
     }
 
     static func write(_ file: File, context: FeedContext) -> String {
+        String(decoding: bytes(file, context: context), as: UTF8.self)
+    }
+
+    /// The file's bytes, as `write` gives its text.
+    static func bytes(_ file: File, context: FeedContext) -> [UInt8] {
         var xml = XMLWriter()
         switch file.body {
         case .urls(let pages):
@@ -348,7 +353,7 @@ package enum SitemapWriter {
             let base = context.absolute("")
             for page in pages {
                 xml.open("url")
-                xml.element("loc", base + page)
+                xml.element("loc", base, page)
                 xml.close()
             }
         case .index(let parts):
@@ -359,6 +364,6 @@ package enum SitemapWriter {
                 xml.close()
             }
         }
-        return xml.finish()
+        return xml.finishBytes()
     }
 }

@@ -340,7 +340,7 @@ package struct SiteRenderer {
         // story) and are slow to check: they go beside the search index, at the start, rather
         // than last, where their checks ran on one core after every other job was done.
         let sitemaps = SitemapWriter.files(pages: pages, limit: sitemapLimit).map { sitemap in
-            var job = file(sitemap.path) { SitemapWriter.write(sitemap, context: context) }
+            var job = Job(file: sitemap.path, carrying: known[sitemap.path]) { Data(SitemapWriter.bytes(sitemap, context: context)) }
             if case .urls(let urls) = sitemap.body { job.isLarge = Self.isLarge(bytes: urls.count * Self.bytesPerSitemapURL) }
             return job
         }

@@ -39,6 +39,18 @@ package struct XMLWriter {
         append(">\n")
     }
 
+    /// An element holding the text `prefix` and `text` make, written one after the other rather
+    /// than joined first (a sitemap's ten thousand URLs share their base).
+    package mutating func element(_ name: String, _ prefix: String, _ text: String) {
+        startTag(name, [:])
+        append(">")
+        appendEscaped(prefix, quotes: false)
+        appendEscaped(text, quotes: false)
+        append("</")
+        append(name)
+        append(">\n")
+    }
+
     /// An element with attributes only.
     package mutating func empty(_ name: String, _ attributes: KeyValuePairs<String, String?>) {
         startTag(name, attributes)
@@ -47,8 +59,14 @@ package struct XMLWriter {
 
     /// The finished document (closing anything still open).
     package mutating func finish() -> String {
+        String(decoding: finishBytes(), as: UTF8.self)
+    }
+
+    /// The finished document as its UTF-8 bytes, for a file: not made a string, checked as
+    /// UTF-8 and copied again (a sitemap of ten thousand URLs is a megabyte).
+    package mutating func finishBytes() -> [UInt8] {
         while !stack.isEmpty { close() }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     private mutating func startTag(_ name: String, _ attributes: KeyValuePairs<String, String?>) {
