@@ -55,20 +55,12 @@ package final class SQLiteStore: ArticleStore {
         var description: String { reason }
     }
 
-    /// How much of the cache's file SQLite reads through memory mapped from the page cache
-    /// (`PRAGMA mmap_size`).
-    static let mappedBytes = 16 << 20
-
     private init(path: URL, now: Date, digester: ArticleDigester?) throws {
         self.path = path
         self.digester = digester
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "newsgen.cache"
-        // The file read through memory mapped from the page cache rather than copied into
-        // SQLite's own cache: a build reads the whole archive (8 MB at ten thousand stories),
-        // and a copy is that much new memory touched (about 900 pages of a new-story build).
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA mmap_size = \(Self.mappedBytes)") }
         // Before the pool opens the file (and a write-ahead log beside it).
         let trusted = IntegrityStamp.lastCheck(of: path, now: now)
         lastCheck = trusted ?? Int64(now.timeIntervalSince1970.rounded(.down))
