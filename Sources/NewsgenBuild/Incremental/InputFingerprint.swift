@@ -18,10 +18,9 @@ package import NewsgenRender
 /// has the fields fed here.
 package enum InputFingerprint {
     package static func of(_ content: SiteContent, templates: TemplateSet) -> Fingerprint {
-        let listed = ListedStories(content.sources)
-        return of(content, unlisted: content.archive.filter { listed.copy(of: $0) == nil },
-                  setup: Setup(config: content.config, templates: templates, staticFiles: content.staticFiles),
-                  sources: Sources(content.sources))
+        of(content, unlisted: Build.sharingText(of: content.archive, with: ListedStories(content.sources)).unlisted,
+           setup: Setup(config: content.config, templates: templates, staticFiles: content.staticFiles),
+           sources: Sources(content.sources))
     }
 
     /// The same, with the setup's part made beforehand (while the sources are fetched) and the
