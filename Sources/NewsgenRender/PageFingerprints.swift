@@ -67,13 +67,14 @@ extension SiteModelBuilder {
     /// Every value of the story and the site that `row` reads, but the root and the row's place.
     /// `place`: where the story likely is among those with pages (`articlesWithPages`), so that
     /// its page is found without hashing its id (`slug(of:likelyAt:)`).
-    func feedStory(_ article: Article, likelyAt place: Int = -1, into hasher: inout Fingerprint.Hasher) {
+    func feedStory(_ article: Article, likelyAt place: Int? = nil, into hasher: inout Fingerprint.Hasher) {
         hasher.add("story")
         // Its title, summary, author, link, image, time (as rows show it, in whole seconds) and
         // outlet, through their digest: kept with the story, in the cache too.
         hasher.add(shownOf: article)
         // The story's own page, named from its title and id.
-        hasher.add(place >= 0 ? articlePath(article, likelyAt: place) : articlePath(article))
+        let page = if let place { articlePath(article, likelyAt: place) } else { articlePath(article) }
+        hasher.add(page)
         // An image names a file of the `static` folder relatively, when it does.
         hasher.add(article.imageURL.map { siteLink($0, root: "") })
 

@@ -508,8 +508,9 @@ final class SiteModelBuilder: Sendable {
             if let published = article.published {
                 json.key("d", in: &members)
                 let day = (published.timeIntervalSince1970 / 86_400).rounded(.down)
-                if lastDay?.number != day { lastDay = (day, Dates.rfc3339Day(published)) }
-                json.string(lastDay?.text ?? Dates.rfc3339Day(published))
+                let dayText = lastDay.flatMap { $0.number == day ? $0.text : nil } ?? Dates.rfc3339Day(published)
+                lastDay = (day, dayText)
+                json.string(dayText)
             }
             if !tags.isEmpty {
                 json.key("g", in: &members)
