@@ -339,11 +339,8 @@ package enum SitemapWriter {
             + [File(path: SitePaths.sitemap, body: .index(parts: parts.count))]
     }
 
-    static func write(_ file: File, context: FeedContext) -> String {
-        String(decoding: bytes(file, context: context), as: UTF8.self)
-    }
-
-    /// The file's bytes, as `write` gives its text.
+    /// The file's bytes: a megabyte for ten thousand URLs, written straight into them
+    /// (`XMLWriter.finishBytes`).
     static func bytes(_ file: File, context: FeedContext) -> [UInt8] {
         var xml = XMLWriter()
         switch file.body {

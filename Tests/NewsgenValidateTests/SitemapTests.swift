@@ -15,7 +15,7 @@ struct SitemapTests {
         let folder = try TestSupport.temporaryFolder()
         var written: [String: String] = [:]
         for file in SitemapWriter.files(pages: pages, limit: limit) {
-            let text = SitemapWriter.write(file, context: Self.context)
+            let text = String(decoding: SitemapWriter.bytes(file, context: Self.context), as: UTF8.self)
             let url = folder.appendingPathComponent(file.path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: url, atomically: true, encoding: .utf8)
@@ -77,7 +77,7 @@ struct SitemapTests {
     func overLimit() async throws {
         let folder = try TestSupport.temporaryFolder()
         let file = SitemapWriter.File(path: "sitemap.xml", body: .urls((1...50_001).map { "p/\($0)/" }))
-        try SitemapWriter.write(file, context: Self.context).write(to: folder.appendingPathComponent("sitemap.xml"), atomically: true, encoding: .utf8)
+        try Data(SitemapWriter.bytes(file, context: Self.context)).write(to: folder.appendingPathComponent("sitemap.xml"))
         let report = await SiteValidator.validate(directory: folder)
         #expect(report.problems.map(\.rule) == [.sitemapSchema])
         #expect(report.problems.first?.message == "<urlset> has 50001 <url> entries; a sitemap may list at most 50000; split it into sitemaps listed by a sitemap index")
