@@ -87,7 +87,8 @@ package final class SQLiteStore: ArticleStore {
     /// waited on the disk for it (about 4 ms of a new-story build's end, two flushes of the
     /// disk). Anything asked of the writing connection after waits for it; closing checkpoints
     /// again (then nothing is left) and is what notes the file as it is left. A checkpoint
-    /// that fails changes nothing: closing tries again, and reports.
+    /// that fails here changes nothing: closing checkpoints again, and if that fails too, the
+    /// cache is not noted as checked, and the next build checks it.
     public func settle() {
         database.asyncWriteWithoutTransaction { db in _ = try? db.checkpoint(.truncate) }
     }
