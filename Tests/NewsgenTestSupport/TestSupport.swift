@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import Logging
+import Synchronization
 @testable import NewsgenModel
 
 /// Paths and helpers shared by the tests.
@@ -42,29 +43,57 @@ package enum TestSupport {
         return files
     }
 
-    /// A port on 127.0.0.1 that nothing listens on now: bound by the kernel's choice, then closed.
-    package static func closedPort() throws -> Int {
-        let (socket, port) = try boundSocket()
-        close(socket)
-        return port
+    /// A port on 127.0.0.1 for a server the test starts in another process (`newsgen serve`),
+    /// free now. A port the kernel picked and that was closed again could be picked again, for
+    /// another test's server on port 0 or for the local end of any connection, before the
+    /// server bound it: then the server could not listen, or the test spoke to another's. This
+    /// one is below the kernel's ephemeral range, which it never picks from, and no two calls
+    /// in a test process give the same port.
+    package static func serverPort() throws -> Int {
+        let ephemeral = ephemeralPortsStart()
+        let first = 10_000
+        guard ephemeral > first else { throw TestSupportError("no ports below the ephemeral range (it starts at \(ephemeral))") }
+        for _ in first..<ephemeral {
+            let port = nextServerPort.withLock { next in
+                if next >= ephemeral { next = first }
+                defer { next += 1 }
+                return next
+            }
+            if let socket = try? boundSocket(port: port) {
+                close(socket.socket)
+                return port
+            }
+        }
+        throw TestSupportError("every port from \(first) to \(ephemeral - 1) on 127.0.0.1 is taken")
+    }
+
+    /// The next port `serverPort` tries: from a place of its own in each test process, so that
+    /// two processes at once seldom try the same ones.
+    private static let nextServerPort = Mutex(10_000 + Int(getpid() % 200) * 100)
+
+    /// The first port of the kernel's ephemeral range (`ip_local_port_range`), 32768 when unknown.
+    private static func ephemeralPortsStart() -> Int {
+        let range = try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)
+        return range?.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) } ?? 32_768
     }
 
     /// A port on 127.0.0.1 that refuses connections for as long as the returned socket stays
-    /// open: bound, so the kernel gives the port to no one else (a test's server started
-    /// meanwhile took a `closedPort` between two attempts and answered them), but not listening.
+    /// open: bound, so the kernel gives the port to no one else (another test's server once took
+    /// a port bound and closed again, between two attempts, and answered them), but not listening.
     /// The caller closes the socket.
     package static func refusingPort() throws -> (socket: Int32, port: Int) {
         try boundSocket()
     }
 
-    /// A TCP socket bound to `host` (any 127.x.y.z) on a port the kernel picks, listening with
-    /// `backlog` when one is given. The caller closes it.
-    package static func boundSocket(host: String = "127.0.0.1", listen backlog: Int32? = nil) throws -> (socket: Int32, port: Int) {
+    /// A TCP socket bound to `host` (any 127.x.y.z) on `port`, or on one the kernel picks (0),
+    /// listening with `backlog` when one is given. The caller closes it.
+    package static func boundSocket(host: String = "127.0.0.1", port: Int = 0, listen backlog: Int32? = nil) throws -> (socket: Int32, port: Int) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw TestSupportError("socket() failed: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr(host)
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in

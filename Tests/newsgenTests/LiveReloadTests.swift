@@ -42,6 +42,19 @@ extension CLITests {
         }
     }
 
+    /// Runs `body` with an HTTP client of its own, shut down however `body` ends: a client
+    /// dropped without it stops the whole test process, taking every other test's result with it.
+    func withClient(_ body: (HTTPClient) async throws -> Void) async throws {
+        let client = HTTPClient(eventLoopGroupProvider: .singleton)
+        do {
+            try await body(client)
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+    }
+
     /// Waits (at most 30 s: a rebuild of the sample site takes a few seconds on a busy machine)
     /// until `condition` holds; whether it did.
     func waitUntil(_ condition: () -> Bool) async throws -> Bool {
@@ -72,7 +85,7 @@ extension CLITests {
     @Test("serve --watch: pages get the live script on the fly, never on disk; live.js is JavaScript")
     func liveScriptInjected() async throws {
         let site = try sampleSite()
-        let port = try TestSupport.closedPort()
+        let port = try TestSupport.serverPort()
         try await withServe(site, port: port, ["--watch"]) { _ in
             let page = try await raw("GET", "/", port: port)
             let text = String(decoding: page.body, as: UTF8.self)
@@ -107,7 +120,7 @@ extension CLITests {
     @Test("serve without --watch adds no script and has no event stream")
     func noLiveScriptWithoutWatch() async throws {
         let site = try sampleSite()
-        let port = try TestSupport.closedPort()
+        let port = try TestSupport.serverPort()
         try await withServe(site, port: port) { _ in
             let page = try await raw("GET", "/", port: port)
             #expect(page.body == (try Data(contentsOf: site.appendingPathComponent("public/index.html"))))
@@ -119,58 +132,58 @@ extension CLITests {
     @Test("serve --watch: a reload event after a rebuild; a broken template's file:line as an error event and a 500 page")
     func liveReloadEvents() async throws {
         let site = try sampleSite()
-        let port = try TestSupport.closedPort()
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        try await withServe(site, port: port, ["--watch"]) { output in
-            let (events, response) = try await EventStream.open(port: port, client: client)
-            #expect(response.status == .ok)
-            #expect(response.headers.first(name: "content-type") == "text/event-stream; charset=utf-8")
-            let reader = Task { await events.read(response) }
-            defer { reader.cancel() }
-            try await Task.sleep(for: .milliseconds(1500))
+        let port = try TestSupport.serverPort()
+        try await withClient { client in
+            try await withServe(site, port: port, ["--watch"]) { output in
+                let (events, response) = try await EventStream.open(port: port, client: client)
+                #expect(response.status == .ok)
+                #expect(response.headers.first(name: "content-type") == "text/event-stream; charset=utf-8")
+                let reader = Task { await events.read(response) }
+                defer { reader.cancel() }
+                try await Task.sleep(for: .milliseconds(1500))
 
-            try editWatched(site.appendingPathComponent("Samples/saved.json"), { $0 }, later: 5)
-            #expect(try await waitUntil { events.text.contains("event: reload\ndata: rebuilt\n\n") }, "\(events.text)\n\(output.text)")
+                try editWatched(site.appendingPathComponent("Samples/saved.json"), { $0 }, later: 5)
+                #expect(try await waitUntil { events.text.contains("event: reload\ndata: rebuilt\n\n") }, "\(events.text)\n\(output.text)")
 
-            let row = site.appendingPathComponent("Templates/row.mustache")
-            try editWatched(row, { $0.replacingOccurrences(of: "</h{{level}}>", with: "</h2>") }, later: 10)
-            #expect(try await waitUntil { events.text.contains("event: build-error\n") }, "\(events.text)\n\(output.text)")
-            let error = try #require(events.text.split(separator: "event: build-error\n").last.map(String.init))
-            #expect(error.contains(/data: .*Templates\/row\.mustache:5:\d+: <\/h2> closes <h\{\{level\}\}>/), "\(error)")
+                let row = site.appendingPathComponent("Templates/row.mustache")
+                try editWatched(row, { $0.replacingOccurrences(of: "</h{{level}}>", with: "</h2>") }, later: 10)
+                #expect(try await waitUntil { events.text.contains("event: build-error\n") }, "\(events.text)\n\(output.text)")
+                let error = try #require(events.text.split(separator: "event: build-error\n").last.map(String.init))
+                #expect(error.contains(/data: .*Templates\/row\.mustache:5:\d+: <\/h2> closes <h\{\{level\}\}>/), "\(error)")
 
-            let failed = try await raw("GET", "/", port: port)
-            let page = String(decoding: failed.body, as: UTF8.self)
-            #expect(failed.status == 500)
-            #expect(failed.headers["content-type"] == "text/html; charset=utf-8")
-            #expect(page.contains("row.mustache:5:"), "\(page)")
-            #expect(page.contains("&lt;/h2&gt; closes &lt;h{{level}}&gt;"), "the error is escaped: \(page)")
-            #expect(!page.contains("</h2> closes"), "\(page)")
-            #expect(page.contains("<script src=\"/_newsgen/live.js\" defer></script>"), "the error page reloads once fixed")
-            #expect(try await raw("GET", "/feeds/headlines.rss", port: port).status == 200, "only pages give way to the error page")
+                let failed = try await raw("GET", "/", port: port)
+                let page = String(decoding: failed.body, as: UTF8.self)
+                #expect(failed.status == 500)
+                #expect(failed.headers["content-type"] == "text/html; charset=utf-8")
+                #expect(page.contains("row.mustache:5:"), "\(page)")
+                #expect(page.contains("&lt;/h2&gt; closes &lt;h{{level}}&gt;"), "the error is escaped: \(page)")
+                #expect(!page.contains("</h2> closes"), "\(page)")
+                #expect(page.contains("<script src=\"/_newsgen/live.js\" defer></script>"), "the error page reloads once fixed")
+                #expect(try await raw("GET", "/feeds/headlines.rss", port: port).status == 200, "only pages give way to the error page")
 
-            let before = events.text.count
-            try editWatched(row, { $0.replacingOccurrences(of: "</h2>", with: "</h{{level}}>") }, later: 15)
-            #expect(try await waitUntil { events.text.dropFirst(before).contains("event: reload\n") }, "\(events.text)\n\(output.text)")
-            #expect(try await raw("GET", "/", port: port).status == 200, "a good build serves the pages again")
+                let before = events.text.count
+                try editWatched(row, { $0.replacingOccurrences(of: "</h2>", with: "</h{{level}}>") }, later: 15)
+                #expect(try await waitUntil { events.text.dropFirst(before).contains("event: reload\n") }, "\(events.text)\n\(output.text)")
+                #expect(try await raw("GET", "/", port: port).status == 200, "a good build serves the pages again")
+            }
         }
-        try await client.shutdown()
     }
 
     @Test("serve --watch with an event stream open stops at SIGINT: the stream ends cleanly, exit status 0")
     func liveStreamEndsAtStop() async throws {
         let site = try sampleSite()
-        let port = try TestSupport.closedPort()
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        try await withServe(site, port: port, ["--watch"]) { output, process in
-            let (events, response) = try await EventStream.open(port: port, client: client)
-            let reader = Task { await events.read(response) }
-            #expect(try await waitUntil { events.text.hasPrefix("retry: 1000\n\n") }, "\(events.text)")
-            kill(process.processIdentifier, SIGINT)
-            #expect(try await waitUntil { !process.isRunning }, "still running 30 s after SIGINT with a stream open: \(output.text)")
-            await reader.value
-            #expect(events.endedCleanly, "the stream ended with \(String(describing: events.error))")
-            if !process.isRunning { #expect(process.terminationStatus == 0, "\(output.text)") }
+        let port = try TestSupport.serverPort()
+        try await withClient { client in
+            try await withServe(site, port: port, ["--watch"]) { output, process in
+                let (events, response) = try await EventStream.open(port: port, client: client)
+                let reader = Task { await events.read(response) }
+                #expect(try await waitUntil { events.text.hasPrefix("retry: 1000\n\n") }, "\(events.text)")
+                kill(process.processIdentifier, SIGINT)
+                #expect(try await waitUntil { !process.isRunning }, "still running 30 s after SIGINT with a stream open: \(output.text)")
+                await reader.value
+                #expect(events.endedCleanly, "the stream ended with \(String(describing: events.error))")
+                if !process.isRunning { #expect(process.terminationStatus == 0, "\(output.text)") }
+            }
         }
-        try await client.shutdown()
     }
 }

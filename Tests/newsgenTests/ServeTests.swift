@@ -96,10 +96,22 @@ extension CLITests {
         try await body(output, process)
     }
 
+    @Test("the ports the serve tests listen on: free, each another, none the kernel picks for port 0")
+    func serverPorts() throws {
+        let range = try String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)
+        let ephemeral = try #require(range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) })
+        let ports = try (0..<20).map { _ in try TestSupport.serverPort() }
+        #expect(Set(ports).count == ports.count, "\(ports)")
+        #expect(ports.allSatisfy { $0 < ephemeral }, "\(ports) against the ephemeral range from \(ephemeral)")
+        // Each can be listened on, all at once.
+        let listeners = try ports.map { try TestSupport.boundSocket(port: $0, listen: 1).socket }
+        listeners.forEach { close($0) }
+    }
+
     @Test("serve: HEAD answers as GET without the body; other methods get 405 and Allow")
     func serveMethods() async throws {
         let site = try sampleSite()
-        let port = try TestSupport.closedPort()
+        let port = try TestSupport.serverPort()
         try await withServe(site, port: port) { _ in
             for path in ["/", "/feeds/headlines.rss", "/feeds/headlines.json", "/nowhere"] {
                 let get = try await raw("GET", path, port: port)
@@ -123,7 +135,7 @@ extension CLITests {
     @Test("serve: JSON Feeds are application/feed+json; other JSON stays application/json")
     func serveJSONFeed() async throws {
         let site = try sampleSite()
-        let port = try TestSupport.closedPort()
+        let port = try TestSupport.serverPort()
         try await withServe(site, port: port) { _ in
             let headlines = try await raw("GET", "/feeds/headlines.json", port: port)
             let source = try await raw("GET", "/feeds/sources/meridian-world.json", port: port)
@@ -138,7 +150,7 @@ extension CLITests {
     @Test("serve on a port in use: one error line naming the port, exit 1, no build")
     func servePortInUse() async throws {
         let site = try sampleSite()
-        let port = try TestSupport.closedPort()
+        let port = try TestSupport.serverPort()
         try await withServe(site, port: port) { _ in
             let second = try await newsgen(["serve", "--port", String(port), "--offline"], in: site)
             #expect(second.status == 1)
@@ -149,7 +161,7 @@ extension CLITests {
     @Test("serve --watch: a change is rebuilt and reported as information, not as a warning")
     func serveWatch() async throws {
         let site = try sampleSite()
-        let port = try TestSupport.closedPort()
+        let port = try TestSupport.serverPort()
         try await withServe(site, port: port, ["--watch"]) { output in
             try await Task.sleep(for: .milliseconds(1500))
             let feed = site.appendingPathComponent("Samples/feeds/world.xml")
@@ -170,7 +182,7 @@ extension CLITests {
     @Test("serve: a page asked for again with its ETag answers 304 Not Modified, without the page")
     func serveConditionalGet() async throws {
         let site = try sampleSite()
-        let port = try TestSupport.closedPort()
+        let port = try TestSupport.serverPort()
         try await withServe(site, port: port) { _ in
             for path in ["/", "/feeds/headlines.rss"] {
                 let first = try await raw("GET", path, port: port)
@@ -191,7 +203,7 @@ extension CLITests {
     @Test("serve: a Range request answers 206 with those bytes of the file and its Content-Range")
     func serveRange() async throws {
         let site = try sampleSite()
-        let port = try TestSupport.closedPort()
+        let port = try TestSupport.serverPort()
         try await withServe(site, port: port) { _ in
             let path = "/feeds/headlines.rss"
             let onDisk = try Data(contentsOf: site.appendingPathComponent("public" + path))
@@ -215,7 +227,7 @@ extension CLITests {
     func serveWatchStops() async throws {
         for signal in [SIGINT, SIGTERM] {
             let site = try sampleSite()
-            let port = try TestSupport.closedPort()
+            let port = try TestSupport.serverPort()
             try await withServe(site, port: port, ["--watch"]) { output, process in
                 kill(process.processIdentifier, signal)
                 var stopped = false
