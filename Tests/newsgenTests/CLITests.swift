@@ -203,7 +203,7 @@ struct CLITests {
     @Test("serve: builds, then serves pages and feeds on 127.0.0.1 with their content types")
     func serve() async throws {
         let site = try sampleSite()
-        let port = Int.random(in: 20_000...40_000)
+        let port = try TestSupport.serverPort()
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = ["serve", "--port", String(port), "--offline"]
