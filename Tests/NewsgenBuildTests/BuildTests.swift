@@ -135,9 +135,7 @@ struct BuildTests {
         }) { base in
             var config = sample
             config.sources.append(SourceConfig(id: "dead", name: "Dead Daily", kind: .feed(.remote(base.appendingPathComponent("feed.xml")))))
-            let http = HTTPFetcher(timeout: .seconds(5))
-            defer { Task { try? await http.shutdown() } }
-            let (report, log) = try await build(config, http: http)
+            let (report, log) = try await withHTTPFetcher(timeout: .seconds(5)) { http in try await build(config, http: http) }
             #expect(report.exitStatus == 3)
             #expect(log.warnings == ["source \"dead\": HTTP 500 from 127.0.0.1"])
             let sources = try read(output, "sources/index.html")

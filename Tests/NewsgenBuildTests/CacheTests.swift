@@ -74,13 +74,13 @@ struct CacheTests {
     func build(_ config: SiteConfig, at date: Date, offline: Bool = false, refresh: Bool = false) async throws -> (BuildReport, LogRecorder) {
         let (logger, recorder) = TestSupport.recordingLogger()
         let store = try SQLiteStore.open(at: config.cache, logger: logger)
-        let fetcher = HTTPFetcher(timeout: .seconds(5))
-        defer { Task { try? await fetcher.shutdown() } }
-        let http = offline ? nil : fetcher
-        let build = Build(config: config, options: .init(offline: offline, refresh: refresh),
-                          providers: [FeedProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .none)],
-                          store: store, now: { date }, logger: logger)
-        return (try await build.run(), recorder)
+        return try await withHTTPFetcher(timeout: .seconds(5)) { fetcher in
+            let http = offline ? nil : fetcher
+            let build = Build(config: config, options: .init(offline: offline, refresh: refresh),
+                              providers: [FeedProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .none)],
+                              store: store, now: { date }, logger: logger)
+            return (try await build.run(), recorder)
+        }
     }
 
     func page(_ path: String) throws -> String {
