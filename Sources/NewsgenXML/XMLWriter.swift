@@ -31,21 +31,23 @@ package struct XMLWriter {
     /// An element holding text; nothing is written when `text` is `nil`.
     package mutating func element(_ name: String, _ text: String?, _ attributes: KeyValuePairs<String, String?> = [:]) {
         guard let text else { return }
-        startTag(name, attributes)
-        append(">")
-        appendEscaped(text, quotes: false)
-        append("</")
-        append(name)
-        append(">\n")
+        element(name, attributes) { $0.appendEscaped(text, quotes: false) }
     }
 
     /// An element holding the text `prefix` and `text` make, written one after the other rather
     /// than joined first (a sitemap's ten thousand URLs share their base).
     package mutating func element(_ name: String, _ prefix: String, _ text: String) {
-        startTag(name, [:])
+        element(name, [:]) { writer in
+            writer.appendEscaped(prefix, quotes: false)
+            writer.appendEscaped(text, quotes: false)
+        }
+    }
+
+    /// An element on one line, its text written by `writeText`.
+    private mutating func element(_ name: String, _ attributes: KeyValuePairs<String, String?>, writeText: (inout XMLWriter) -> Void) {
+        startTag(name, attributes)
         append(">")
-        appendEscaped(prefix, quotes: false)
-        appendEscaped(text, quotes: false)
+        writeText(&self)
         append("</")
         append(name)
         append(">\n")
