@@ -51,7 +51,7 @@ package enum TestSupport {
     /// in a test process give the same port.
     package static func serverPort() throws -> Int {
         let ephemeral = ephemeralPortsStart()
-        let first = 10_000
+        let first = firstServerPort
         guard ephemeral > first else { throw TestSupportError("no ports below the ephemeral range (it starts at \(ephemeral))") }
         for _ in first..<ephemeral {
             let port = nextServerPort.withLock { next in
@@ -67,9 +67,12 @@ package enum TestSupport {
         throw TestSupportError("every port from \(first) to \(ephemeral - 1) on 127.0.0.1 is taken")
     }
 
+    /// The lowest port `serverPort` gives, above those of well-known services.
+    private static let firstServerPort = 10_000
+
     /// The next port `serverPort` tries: from a place of its own in each test process, so that
     /// two processes at once seldom try the same ones.
-    private static let nextServerPort = Mutex(10_000 + Int(getpid() % 200) * 100)
+    private static let nextServerPort = Mutex(firstServerPort + Int(getpid() % 200) * 100)
 
     /// The first port of the kernel's ephemeral range (`ip_local_port_range`), 32768 when unknown.
     private static func ephemeralPortsStart() -> Int {
