@@ -254,7 +254,7 @@ public struct Build: Sendable {
     /// their own to free: a process about to exit need not wait while ten thousand stories and
     /// records are freed one by one (about 0.02 s of a cron run). A process that goes on (the
     /// tests) frees them meanwhile. Values only: nothing whose freeing does anything else.
-    private static func releaseLater(_ values: some Sendable) {
+    static func releaseLater(_ values: some Sendable) {
         Thread.detachNewThread { withExtendedLifetime(values) {} }
     }
 
