@@ -94,10 +94,14 @@ final class SiteModelBuilder: Sendable {
         let candidateURLs = headlineURLs + others.map { cachedURLs[$0] }
         let archiveOrder = candidates.archiveOrder()
         archive = archiveOrder.map { candidates[$0] }.deduplicated(urls: archiveOrder.map { candidateURLs[$0] })
-        (archiveDays, undatedArchive) = ArchiveDay.group(archive)
+        // The archive's days on one core while the stories with pages are gathered on the other
+        // (each a pass over ten thousand stories, with the other core idle in a cron run).
         let savedWithSources = (content.favorites + content.readLater).filter { $0.matched && !$0.article.sourceID.isEmpty }.map(\.article)
-        var seenIDs = Set<String>()
-        articlesWithPages = (archive + savedWithSources).filter { seenIDs.insert($0.id).inserted }
+        let dated = archive
+        ((archiveDays, undatedArchive), articlesWithPages) = Parallel.both({ ArchiveDay.group(dated) }, {
+            var seenIDs = Set<String>()
+            return (dated + savedWithSources).filter { seenIDs.insert($0.id).inserted }
+        })
         // The stories' slugs in two halves, one on each core, the tags gathered after the first
         // and the stories' places after the second (the slugs took four times as long as the
         // tags, one on each core).
