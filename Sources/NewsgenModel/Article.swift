@@ -287,19 +287,84 @@ extension Array where Element == Article {
     }
 
     /// The places of the stories `deduplicated(urls:)` keeps, in order.
+    ///
+    /// The stories' keys are hashed first (on both cores for a site's ten thousand stories),
+    /// then looked up in order by their hashes, and compared in full only when a hash was seen
+    /// before: sets of the strings themselves made this pass, run twice on one core while the
+    /// other waited in every cron run, retain, hash and release each string as it went.
     package func placesKept(urls: [String?]) -> [Int] {
-        var seenURLs = Set<String>(minimumCapacity: count)
-        var seenGUIDs = Set<SourceGUID>(minimumCapacity: count)
+        let hashes = { @Sendable (place: Int) in KeyHashes(url: urls[place], self[place]) }
+        let all = count < Self.hashedInHalves ? indices.map(hashes) : Parallel.inHalves([Int](indices)) { $0.map(hashes) }
+        return placesKept(urls: urls, hashes: all)
+    }
+
+    /// From this many stories up, their keys are hashed on both cores.
+    private static var hashedInHalves: Int { 2_000 }
+
+    /// `placesKept(urls:)` with the keys' hashes given (`hashes[i]` of `self[i]`): the tests
+    /// give every key one hash, so that each is compared in full.
+    package func placesKept(urls: [String?], hashes: [KeyHashes]) -> [Int] {
+        var seenURLs = SeenKeys(capacity: count)
+        var seenGUIDs = SeenKeys(capacity: count)
         return indices.filter { place in
-            if let url = urls[place] {
-                if !seenURLs.insert(url).inserted { return false }
+            if let url = urls[place], let hash = hashes[place].url {
+                if !seenURLs.insert(hash, at: place, same: { urls[$0] == url }) { return false }
             }
-            let article = self[place]
-            if let guid = article.guid, !guid.isEmpty {
-                if !seenGUIDs.insert(SourceGUID(sourceID: article.sourceID, guid: guid)).inserted { return false }
+            if let hash = hashes[place].guid {
+                let article = self[place]
+                let isSame = { (other: Int) in self[other].guid == article.guid && self[other].sourceID == article.sourceID }
+                if !seenGUIDs.insert(hash, at: place, same: isSame) { return false }
             }
             return true
         }
+    }
+}
+
+/// The hashes of what deduplication compares a story by: its normalized URL, and its guid
+/// within its source (a GUID is unique within its source only); `nil` for none.
+package struct KeyHashes: Sendable {
+    var url: Int?
+    var guid: Int?
+
+    package init(url: Int?, guid: Int?) {
+        self.url = url
+        self.guid = guid
+    }
+
+    init(url: String?, _ article: Article) {
+        self.url = url?.hashValue
+        if let guid = article.guid, !guid.isEmpty {
+            var hasher = Hasher()
+            hasher.combine(article.sourceID)
+            hasher.combine(guid)
+            self.guid = hasher.finalize()
+        } else {
+            self.guid = nil
+        }
+    }
+}
+
+/// Keys seen, by their hashes: the place of the first key seen with each hash, and the places
+/// of any other keys with a hash seen before (two keys of one hash, which `same` tells apart).
+private struct SeenKeys {
+    private var first: [Int: Int]
+    private var sharingHash: [Int: [Int]] = [:]
+
+    init(capacity: Int) {
+        first = Dictionary(minimumCapacity: capacity)
+    }
+
+    /// Records the key at `place`, of hash `hash`; `false` when a key seen before is the same
+    /// (`same(placeOfThatKey)`).
+    mutating func insert(_ hash: Int, at place: Int, same: (Int) -> Bool) -> Bool {
+        guard let seen = first[hash] else {
+            first[hash] = place
+            return true
+        }
+        if same(seen) { return false }
+        if sharingHash[hash]?.contains(where: same) == true { return false }
+        sharingHash[hash, default: []].append(place)
+        return true
     }
 }
 

@@ -136,6 +136,30 @@ struct ArticleListTests {
         #expect(stories.normalizedURLs() == urls)
         #expect(stories.deduplicated(urls: urls) == stories.deduplicated())
         #expect(stories.placesKept(urls: urls) == [0, 1, 2, 5], "the same URL normalized, or the same guid in one source, once")
+        // Keys are looked up by their hashes and compared in full when a hash was seen: with
+        // every key of one hash, each is compared with every one seen, and the same are kept.
+        let alike = stories.map { story in KeyHashes(url: 7, guid: story.guid == nil ? nil : 7) }
+        #expect(stories.placesKept(urls: urls, hashes: alike) == [0, 1, 2, 5])
+    }
+
+    @Test("deduplication of a site's stories, their keys hashed on both cores, keeps what one pass of sets of the keys keeps")
+    func deduplicationAtScale() {
+        // 6,000 stories (hashed in halves from 2,000): every third repeats an earlier URL in
+        // another spelling, every fifth has no URL and shares its guid with the story five
+        // before it, in the same source or not.
+        let stories = (0..<6_000).map { n in
+            let url: String? = n % 5 == 0 ? nil : n % 3 == 0 ? "HTTPS://Example.com/story/\(n / 2)/?utm_source=x" : "https://example.com/story/\(n)"
+            return article("s\(n)", url: url, guid: "g\(n / 5)", date: nil, source: n % 10 == 0 ? "other" : "feed")
+        }
+        let urls = stories.normalizedURLs()
+        var seenURLs = Set<String>(), seenGUIDs = Set<[String]>()
+        let expected = stories.indices.filter { place in
+            if let url = urls[place], !seenURLs.insert(url).inserted { return false }
+            if let guid = stories[place].guid, !guid.isEmpty, !seenGUIDs.insert([stories[place].sourceID, guid]).inserted { return false }
+            return true
+        }
+        #expect(expected.count > 1_000 && expected.count < 5_000, "some kept and some dropped: \(expected.count)")
+        #expect(stories.placesKept(urls: urls) == expected)
     }
 
     @Test("slugs are safe path segments")
