@@ -301,8 +301,8 @@ extension Array where Element == Article {
     /// From this many stories up, their keys are hashed on both cores.
     private static var hashedInHalves: Int { 2_000 }
 
-    /// `placesKept(urls:)` with the keys' hashes given (`hashes[i]` of `self[i]`): the tests
-    /// give every key one hash, so that each is compared in full.
+    /// `placesKept(urls:)` with the keys' hashes given (`hashes[i]` of `self[i]`, `nil` where the
+    /// story has no such key): the tests give every key one hash, so that each is compared in full.
     package func placesKept(urls: [String?], hashes: [KeyHashes]) -> [Int] {
         var seenURLs = SeenKeys(capacity: count)
         var seenGUIDs = SeenKeys(capacity: count)
@@ -379,10 +379,4 @@ extension Article {
         default: nil
         }
     }
-}
-
-/// A story's GUID with its source's id: a GUID is unique within its source only.
-private struct SourceGUID: Hashable {
-    var sourceID: String
-    var guid: String
 }

@@ -97,10 +97,10 @@ final class SiteModelBuilder: Sendable {
         // The archive's days on one core while the stories with pages are gathered on the other
         // (each a pass over ten thousand stories, with the other core idle in a cron run).
         let savedWithSources = (content.favorites + content.readLater).filter { $0.matched && !$0.article.sourceID.isEmpty }.map(\.article)
-        let dated = archive
-        ((archiveDays, undatedArchive), articlesWithPages) = Parallel.both({ ArchiveDay.group(dated) }, {
+        let stories = archive
+        ((archiveDays, undatedArchive), articlesWithPages) = Parallel.both({ ArchiveDay.group(stories) }, {
             var seenIDs = Set<String>()
-            return (dated + savedWithSources).filter { seenIDs.insert($0.id).inserted }
+            return (stories + savedWithSources).filter { seenIDs.insert($0.id).inserted }
         })
         // The stories' slugs in two halves, one on each core, the tags gathered after the first
         // and the stories' places after the second (the slugs took four times as long as the

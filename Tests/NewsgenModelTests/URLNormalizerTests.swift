@@ -138,7 +138,7 @@ struct ArticleListTests {
         #expect(stories.placesKept(urls: urls) == [0, 1, 2, 5], "the same URL normalized, or the same guid in one source, once")
         // Keys are looked up by their hashes and compared in full when a hash was seen: with
         // every key of one hash, each is compared with every one seen, and the same are kept.
-        let alike = stories.map { story in KeyHashes(url: 7, guid: story.guid == nil ? nil : 7) }
+        let alike = stories.indices.map { place in KeyHashes(url: urls[place] == nil ? nil : 7, guid: stories[place].guid == nil ? nil : 7) }
         #expect(stories.placesKept(urls: urls, hashes: alike) == [0, 1, 2, 5])
     }
 
