@@ -144,9 +144,9 @@ struct ArticleListTests {
 
     @Test("deduplication of a site's stories, their keys hashed on both cores, keeps what one pass of sets of the keys keeps")
     func deduplicationAtScale() {
-        // 6,000 stories (hashed in halves from 2,000): every third repeats an earlier URL in
-        // another spelling, every fifth has no URL and shares its guid with the story five
-        // before it, in the same source or not.
+        // 6,000 stories (hashed in halves from 2,000): every third names the URL of the story
+        // half its number in another spelling, every fifth has no URL, and each five in a row
+        // share a guid (every tenth story is in another source, so its guid is its own there).
         let stories = (0..<6_000).map { n in
             let url: String? = n % 5 == 0 ? nil : n % 3 == 0 ? "HTTPS://Example.com/story/\(n / 2)/?utm_source=x" : "https://example.com/story/\(n)"
             return article("s\(n)", url: url, guid: "g\(n / 5)", date: nil, source: n % 10 == 0 ? "other" : "feed")
