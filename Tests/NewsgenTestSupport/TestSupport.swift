@@ -50,6 +50,14 @@ package enum TestSupport {
     /// one is below the kernel's ephemeral range, which it never picks from, and no two calls
     /// in a test process give the same port.
     package static func serverPort() throws -> Int {
+        let (socket, port) = try serverSocket()
+        close(socket)
+        return port
+    }
+
+    /// A socket bound to a port `serverPort` could give, listening with `backlog` when one is
+    /// given: the port stays this caller's until it closes the socket.
+    package static func serverSocket(listen backlog: Int32? = nil) throws -> (socket: Int32, port: Int) {
         let ephemeral = ephemeralPortsStart()
         let first = firstServerPort
         guard ephemeral > first else { throw TestSupportError("no ports below the ephemeral range (it starts at \(ephemeral))") }
@@ -59,10 +67,7 @@ package enum TestSupport {
                 defer { next += 1 }
                 return next
             }
-            if let socket = try? boundSocket(port: port) {
-                close(socket.socket)
-                return port
-            }
+            if let bound = try? boundSocket(port: port, listen: backlog) { return bound }
         }
         throw TestSupportError("every port from \(first) to \(ephemeral - 1) on 127.0.0.1 is taken")
     }

@@ -100,12 +100,16 @@ extension CLITests {
     func serverPorts() throws {
         let range = try String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)
         let ephemeral = try #require(range.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) })
-        let ports = try (0..<20).map { _ in try TestSupport.serverPort() }
+        // Each listening at once, so that each is known free for a server (a port given and
+        // closed, then listened on again, can meanwhile be taken by anything on the machine).
+        let listeners = try (0..<20).map { _ in try TestSupport.serverSocket(listen: 1) }
+        defer { listeners.forEach { close($0.socket) } }
+        let ports = listeners.map(\.port)
         #expect(Set(ports).count == ports.count, "\(ports)")
         #expect(ports.allSatisfy { $0 < ephemeral }, "\(ports) against the ephemeral range from \(ephemeral)")
-        // Each can be listened on, all at once.
-        let listeners = try ports.map { try TestSupport.boundSocket(port: $0, listen: 1).socket }
-        listeners.forEach { close($0) }
+        // And `serverPort` never gives again a port it gave in this process.
+        let more = try (0..<20).map { _ in try TestSupport.serverPort() }
+        #expect(Set(ports + more).count == ports.count + more.count, "\(ports) then \(more)")
     }
 
     @Test("serve: HEAD answers as GET without the body; other methods get 405 and Allow")
