@@ -326,14 +326,19 @@ package final class SQLiteStore: ArticleStore {
     }
 
     /// The listed articles' `lastSeen` moves with the state's last success (see `recordSuccess`).
+    ///
+    /// One statement for every source, changing what `SourceState.recordNotModified` changes
+    /// (a test holds the two together): a cron run in which nothing changed read and wrote back
+    /// a hundred rows one by one, while the other core waited for the sources' reports.
     public func recordNotModified(of sourceIDs: [String], at date: Date) async throws(StoreError) {
         guard !sourceIDs.isEmpty else { return }
+        let time = date.timeIntervalSince1970
+        let arguments: StatementArguments = [time, time] + StatementArguments(sourceIDs)
         try await write { db in
-            for record in try SourceStateRecord.fetchAll(db, keys: sourceIDs) {
-                var state = record.state
-                state.recordNotModified(at: date)
-                try SourceStateRecord(sourceID: record.sourceID, state: state).update(db)
-            }
+            try db.execute(sql: """
+                UPDATE sourceState SET lastAttempt = ?, lastSuccess = ?, httpStatus = 304, lastError = NULL, failingSince = NULL
+                WHERE sourceID IN (\(sourceIDs.map { _ in "?" }.joined(separator: ", ")))
+                """, arguments: arguments)
         }
     }
 
