@@ -1,5 +1,6 @@
 import CNewsgenShims
 import Foundation
+import NewsgenModel
 
 /// How a build asks the C allocator to give memory back to the system.
 ///
@@ -31,7 +32,7 @@ enum Memory {
     /// 1.81 → 1.59 s (medians of 6), 100,000 stories 19.3 → 15.6–16.6 s at 316–319 MiB
     /// against 327 (eight a core: 15.6 s, 354 MiB).
     static func limitArenas() {
-        newsgen_limit_arenas(Int32(clamping: max(1, ProcessInfo.processInfo.activeProcessorCount) * 2))
+        newsgen_limit_arenas(Int32(clamping: max(1, Parallel.cores) * 2))
     }
 
     /// Hands the pages that are wholly free back to the system, in every arena: after a stage,

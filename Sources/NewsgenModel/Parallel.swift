@@ -2,6 +2,11 @@ import Foundation
 
 /// The one bounded-parallel map: rendering, validation, publishing and fetching all go through it.
 package enum Parallel {
+    /// The cores this process may use (`ProcessInfo.activeProcessorCount`), read once: each
+    /// read looks at the control group's CPU quota files again, about 0.3 ms, and every map
+    /// and each build's start asked.
+    package static let cores = ProcessInfo.processInfo.activeProcessorCount
+
     /// `transform` applied to every item, at most `maxConcurrent` at a time (every core by
     /// default), results in the items' order.
     ///
@@ -14,7 +19,7 @@ package enum Parallel {
     /// pages hold tens of megabytes each while they are made, checked and written: at 100,000
     /// stories, two made at once raised the build's peak of memory by about 20 MiB.)
     package static func map<T: Sendable, R: Sendable>(
-        _ items: [T], maxConcurrent: Int = ProcessInfo.processInfo.activeProcessorCount,
+        _ items: [T], maxConcurrent: Int = Parallel.cores,
         isLarge: (T) -> Bool = { _ in false },
         _ transform: @escaping @Sendable (T) async -> R
     ) async -> [R] {

@@ -9,12 +9,18 @@ package enum SitePathFolders {
     /// With `includingRoot`, the site's own folder ("") is one of them.
     package static func folders(holding paths: some Sequence<String>, includingRoot: Bool = false) -> Set<String> {
         var folders: Set<String> = includingRoot ? [""] : []
+        // Most files of a site have a folder of their own (`articles/<slug>/index.html`).
+        folders.reserveCapacity(paths.underestimatedCount + 1)
         for path in paths {
-            var end = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-            while let slash = end {
-                let folder = String(path[..<slash])
-                guard folders.insert(folder).inserted else { break }
-                end = folder.utf8.lastIndex(of: UInt8(ascii: "/"))
+            // The slashes are found in the path's bytes, from its end: through the string's
+            // indices, finding them was a third of this function's time.
+            var path = path
+            path.withUTF8 { bytes in
+                var end = bytes.count
+                while let slash = bytes[..<end].lastIndex(of: UInt8(ascii: "/")),
+                      folders.insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[..<slash]), as: UTF8.self)).inserted {
+                    end = slash
+                }
             }
         }
         return folders

@@ -13,4 +13,15 @@ struct SiteLayoutTests {
         #expect(layout.files == Set(paths))
         #expect(layout.folders == expected)
     }
+
+    @Test("folders named in any script, deepest first or last, and a path given twice")
+    func foldersInAnyOrder() {
+        let paths = ["tags/caf\u{E9}/page/2/index.html", "tags/\u{65E5}\u{672C}/index.html", "tags/caf\u{E9}/index.html",
+                     "tags/\u{65E5}\u{672C}/index.html", "x/y/z/", "tags.html"]
+        let expected: Set = ["tags", "tags/caf\u{E9}", "tags/caf\u{E9}/page", "tags/caf\u{E9}/page/2", "tags/\u{65E5}\u{672C}",
+                             "x", "x/y", "x/y/z"]
+        #expect(SitePathFolders.folders(holding: paths) == expected)
+        #expect(SitePathFolders.folders(holding: paths.reversed(), includingRoot: true) == expected.union([""]))
+        #expect(SitePathFolders.folders(holding: [String]()).isEmpty)
+    }
 }
