@@ -200,26 +200,41 @@ package final class SQLiteStore: ArticleStore {
     public func lists(of sourceIDs: [String]) async throws(StoreError) -> [String: [Article]] {
         // What an earlier read kept goes: only rows read from here on are kept for the archive.
         listedRows.withLock { $0 = ListedRows(keeping: true) }
-        // Half the sources on each of two connections at once, as the archive is read.
-        let middle = sourceIDs.count / 2
-        var (lists, second) = try await inHalves({ () async throws(StoreError) in try await self.listed(by: Array(sourceIDs[..<middle])) },
-                                                 { () async throws(StoreError) in try await self.listed(by: Array(sourceIDs[middle...])) })
-        lists.merge(second) { list, _ in list }
+        // In parts, as the archive is read (`inParts`).
+        var lists: [String: [Article]] = [:]
+        lists.reserveCapacity(sourceIDs.count)
+        for part in try await inParts(Self.parts(of: sourceIDs, count: Self.readParts), { part throws(StoreError) in try await self.listed(by: part) }) {
+            lists.merge(part) { list, _ in list }
+        }
         return lists
     }
 
-    /// `first` and `second` at once, each on a connection of the pool.
-    private func inHalves<First: Sendable, Second: Sendable>(
-        _ first: @escaping @Sendable () async throws(StoreError) -> First,
-        _ second: @Sendable () async throws(StoreError) -> Second
-    ) async throws(StoreError) -> (First, Second) {
-        async let firstHalf = first()
-        let secondHalf = try await second()
-        do {
-            return (try await firstHalf, secondHalf)
-        } catch {
-            // The half throws only StoreError; the awaited task's type does not say so.
-            throw error as? StoreError ?? .failed(.read, file: path, cause: error)
+    /// How many parts `lists(of:)` and `archive(of:)` read in.
+    private static let readParts = 6
+
+    /// `read` of each of `parts`, on two connections at once, each taking the next part once
+    /// done with one; the values in the parts' order. Reading in two halves, one half often
+    /// ran alone for a third of the read (profiles of new-story builds), its core shared
+    /// meanwhile with the build's other work.
+    private func inParts<Part: Sendable, Value: Sendable>(
+        _ parts: [Part], _ read: @escaping @Sendable (Part) async throws(StoreError) -> Value
+    ) async throws(StoreError) -> [Value] {
+        let results = await Parallel.map(parts, maxConcurrent: 2) { part -> Result<Value, StoreError> in
+            do throws(StoreError) {
+                return .success(try await read(part))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try results.map { result throws(StoreError) in try result.get() }
+    }
+
+    /// `items` in at most `count` parts of nearly equal size, in order.
+    static func parts<T>(of items: [T], count: Int) -> [[T]] {
+        let count = min(max(1, count), items.count)
+        guard count > 0 else { return [] }
+        return (0..<count).map { part in
+            Array(items[items.count * part / count..<items.count * (part + 1) / count])
         }
     }
 
@@ -247,7 +262,7 @@ package final class SQLiteStore: ArticleStore {
                 current?.articles.append(article)
             }
             if let done = current { lists[done.sourceID] = done.articles }
-            // Put in order and kept on this connection's thread, while the other half is read.
+            // Put in order and kept on this connection's thread, while the other parts are read.
             decoded.sort { $0.row < $1.row }
             self.listedRows.withLock { if $0.keeping { $0.decoded.append(decoded) } }
             return lists
@@ -262,32 +277,53 @@ package final class SQLiteStore: ArticleStore {
             defer { rows = ListedRows() }
             return rows
         }
-        // Half the table on each of two connections at once, split at the middle rowid: reading
-        // ten thousand rows and making their stories kept one core busy while the other waited.
-        // The build reads the archive once its writes are done, and holds the lock that keeps
-        // other builds from writing.
-        let middle = try await read { db in try Int64.fetchOne(db, sql: "SELECT (min(rowid) + max(rowid)) / 2 FROM article") }
-        guard let middle else { return [] }
-        var (older, newer) = try await inHalves(
-            { () async throws(StoreError) in try await self.archivedHalf(of: sourceIDs, rowids: "rowid <= ?", middle, known: known) },
-            { () async throws(StoreError) in try await self.archivedHalf(of: sourceIDs, rowids: "rowid > ?", middle, known: known) })
-        let stories = older.stories + newer.stories
-        older.order.append(contentsOf: newer.order)
-        return older.order.places().map { stories[$0] }
+        // The table in parts of its rowids, read on two connections at once (`inParts`):
+        // reading ten thousand rows and making their stories kept one core busy while the other
+        // waited. The build reads the archive once its writes are done, and holds the lock that
+        // keeps other builds from writing.
+        let bounds = try await read { db -> ClosedRange<Int64>? in
+            guard let row = try Row.fetchOne(db, sql: "SELECT min(rowid), max(rowid) FROM article"),
+                  let first = try row.decode(Int64?.self, atIndex: 0), let last = try row.decode(Int64?.self, atIndex: 1)
+            else { return nil }
+            return first...last
+        }
+        guard let bounds else { return [] }
+        let parts = Self.parts(from: bounds.lowerBound, through: bounds.upperBound, count: Self.readParts)
+        var stories: [Article] = []
+        var order = ArchiveReadOrder()
+        for part in try await inParts(parts, { rowids throws(StoreError) in try await self.archived(of: sourceIDs, rowids: rowids, known: known) }) {
+            stories += part.stories
+            order.append(contentsOf: part.order)
+        }
+        return order.places().map { stories[$0] }
     }
 
-    /// The stories of `sourceIDs` in the rows `rowids` selects (a condition on `bound`), in the
-    /// table's order, with what puts them in the archive's.
+    /// The rowids from `first` through `last` in at most `count` ranges of nearly equal size, in order.
+    static func parts(from first: Int64, through last: Int64, count: Int) -> [ClosedRange<Int64>] {
+        guard first <= last else { return [] }
+        let (difference, overflowed) = last.subtractingReportingOverflow(first)
+        guard !overflowed, difference < Int64.max else { return [first...last] }
+        let span = difference + 1
+        let count = Int64(min(max(1, count), Int(clamping: span)))
+        let (size, extra) = span.quotientAndRemainder(dividingBy: count)
+        // The first `extra` ranges hold one rowid more than the others.
+        func start(_ part: Int64) -> Int64 { first + size * part + min(part, extra) }
+        return (0..<count).map { part in start(part)...(part == count - 1 ? last : start(part + 1) - 1) }
+    }
+
+    /// The stories of `sourceIDs` in the rows `rowids`, in the table's order, with what puts
+    /// them in the archive's.
     ///
     /// Put in order in Swift (`ArchiveReadOrder`), not by SQLite's ORDER BY, which copied every column
     /// of every row into a temporary tree first: about a third of reading ten thousand stories.
-    private func archivedHalf(of sourceIDs: Set<String>, rowids: String, _ bound: Int64, known: ListedRows) async throws(StoreError)
+    private func archived(of sourceIDs: Set<String>, rowids: ClosedRange<Int64>, known: ListedRows) async throws(StoreError)
         -> (stories: [Article], order: ArchiveReadOrder) {
         try await read { db in
             var stories: [Article] = []
             var order = ArchiveReadOrder()
             let request = ArticleRecord.select(ArticleRecord.databaseSelection + [Column.rowID])
-                .filter(sourceIDs.contains(ArticleRecord.Columns.sourceID)).filter(sql: rowids, arguments: [bound])
+                .filter(sourceIDs.contains(ArticleRecord.Columns.sourceID))
+                .filter(sql: "rowid BETWEEN ? AND ?", arguments: [rowids.lowerBound, rowids.upperBound])
             let rows = try Row.fetchCursor(db, request)
             while let row = try rows.next() {
                 let key: String = try row.decode(atIndex: 0)
@@ -460,7 +496,7 @@ extension SQLiteStore {
     private struct ListedRows: Sendable {
         /// Whether lists were read since the archive was: until then, nothing is kept or noted.
         private(set) var keeping: Bool
-        /// The stories of each half the lists were read in, in the order of their rows.
+        /// The stories of each part the lists were read in, in the order of their rows.
         var decoded: [[Decoded]] = []
         private var changed: Set<String> = []
 

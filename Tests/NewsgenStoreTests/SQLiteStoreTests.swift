@@ -459,4 +459,28 @@ struct SQLiteStoreTests {
         #expect(log.warnings.contains { $0.contains("moved it to cache.sqlite.unusable-") }, "\(log.warnings)")
         #expect(try await reopened.statistics().articles == 0, "a new cache")
     }
+
+    @Test("the archive's rowids and the lists' sources are read in parts that cover each once, in order")
+    func readParts() {
+        for (first, last, count) in [(Int64(1), Int64(10_000), 6), (1, 5, 6), (7, 7, 6), (-3, 3, 4), (1, 12, 6), (1, 13, 6), (5, Int64.max, 6),
+                                     (Int64.min, Int64.max, 6), (Int64.min + 1, -1, 3)] {
+            let parts = SQLiteStore.parts(from: first, through: last, count: count)
+            #expect(parts.first?.lowerBound == first && parts.last?.upperBound == last, "\(first)...\(last)")
+            #expect(zip(parts, parts.dropFirst()).allSatisfy { $0.upperBound + 1 == $1.lowerBound }, "\(first)...\(last): \(parts)")
+            #expect(parts.count <= count)
+            if parts.count > 1 {
+                let sizes = parts.map { $0.upperBound - $0.lowerBound }
+                #expect((sizes.max() ?? 0) - (sizes.min() ?? 0) <= 1, "\(first)...\(last): \(parts)")
+            }
+        }
+        #expect(SQLiteStore.parts(from: 1, through: 10_000, count: 6).count == 6)
+        #expect(SQLiteStore.parts(from: 2, through: 1, count: 6).isEmpty)
+
+        let sources = (0..<99).map { "src-\($0)" }
+        let lists = SQLiteStore.parts(of: sources, count: 6)
+        #expect(lists.count == 6 && Array(lists.joined()) == sources)
+        #expect(Set(lists.map(\.count)).isSubset(of: [16, 17]))
+        #expect(SQLiteStore.parts(of: ["one", "two"], count: 6) == [["one"], ["two"]])
+        #expect(SQLiteStore.parts(of: [String](), count: 6).isEmpty)
+    }
 }
