@@ -294,12 +294,12 @@ extension Array where Element == Article {
     /// other waited in every cron run, retain, hash and release each string as it went.
     package func placesKept(urls: [String?]) -> [Int] {
         let hashes = { @Sendable (place: Int) in KeyHashes(url: urls[place], self[place]) }
-        let all = count < Self.hashedInHalves ? indices.map(hashes) : Parallel.inHalves([Int](indices)) { $0.map(hashes) }
+        let all = count < Self.hashedInParts ? indices.map(hashes) : Parallel.inParts([Int](indices)) { $0.map(hashes) }
         return placesKept(urls: urls, hashes: all)
     }
 
     /// From this many stories up, their keys are hashed on both cores.
-    private static var hashedInHalves: Int { 2_000 }
+    private static var hashedInParts: Int { 2_000 }
 
     /// `placesKept(urls:)` with the keys' hashes given (`hashes[i]` of `self[i]`, `nil` where the
     /// story has no such key): the tests give every key one hash, so that each is compared in full.

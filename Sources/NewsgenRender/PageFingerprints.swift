@@ -36,12 +36,12 @@ extension SiteModelBuilder {
         hasher.add(shown == article.content ? nil : shown)
     }
 
-    /// Digests every story with a page, half on each core, before any page is fingerprinted:
+    /// Digests every story with a page, on both cores, before any page is fingerprinted:
     /// every one of them is needed (each has a page, and is a row of its day's page).
     func prepareStoryDigests() {
         let stories = articlesWithPages
-        let digests = Parallel.inHalves(stories) { half in
-            zip(half.indices, half).map { place, article in
+        let digests = Parallel.inParts(stories) { part in
+            zip(part.indices, part).map { place, article in
                 var story = Fingerprint.Hasher()
                 self.feedStory(article, likelyAt: place, into: &story)
                 return story.finishDigest()

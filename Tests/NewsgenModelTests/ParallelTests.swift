@@ -116,12 +116,21 @@ struct ParallelTests {
         #expect(made.withLock { $0 } == 1)
     }
 
-    @Test("inHalves applies its body to each half and joins the results in order, whatever the count")
-    func inHalves() {
-        for count in [0, 1, 2, 7, 1_000] {
+    @Test("inParts applies its body to parts of the items, each item once, and joins the results in order, whatever the count")
+    func inParts() {
+        for count in [0, 1, 2, 7, 8, 9, 15, 1_000] {
             let items = Array(0..<count)
-            #expect(Parallel.inHalves(items) { $0.map { $0 * 2 } } == items.map { $0 * 2 }, "\(count)")
-            #expect(Parallel.inHalves(items) { $0.filter { $0.isMultiple(of: 3) } } == items.filter { $0.isMultiple(of: 3) }, "\(count)")
+            #expect(Parallel.inParts(items) { $0.map { $0 * 2 } } == items.map { $0 * 2 }, "\(count)")
+            #expect(Parallel.inParts(items) { $0.filter { $0.isMultiple(of: 3) } } == items.filter { $0.isMultiple(of: 3) }, "\(count)")
+            // The parts are slices of the items, with their places: together each place once.
+            let parts = Mutex<[Range<Int>]>([])
+            _ = Parallel.inParts(items) { part in
+                parts.withLock { $0.append(part.indices) }
+                return [Int]()
+            }
+            let ranges = parts.withLock { $0 }.sorted { $0.lowerBound < $1.lowerBound }
+            #expect(ranges.flatMap { Array($0) } == items, "\(count): \(ranges)")
+            #expect(ranges.count <= 8 && ranges.count == min(8, max(1, count)), "\(count): \(ranges)")
         }
     }
 }

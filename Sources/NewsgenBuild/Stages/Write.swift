@@ -58,10 +58,10 @@ package struct Write: BuildStep {
             summary.unchanged += written.unchanged
             let kept = writer?.keptFromPrevious ?? Publisher.Kept()
             // Most carried files of a reused folder are already links to the published ones
-            // (looked up in halves, one on each core: ten thousand paths in two dictionaries).
+            // (looked up on both cores: ten thousand paths in two dictionaries).
             let published = self.published
-            let linked = Parallel.inHalves(site.carried) { half in
-                half.filter { path in kept.files[path].map { $0 != published[path]?.inode } ?? true }
+            let linked = Parallel.inParts(site.carried) { part in
+                part.filter { path in kept.files[path].map { $0 != published[path]?.inode } ?? true }
             }
             try await carry(linked, to: staging, existing: kept.holdsFolder)
             return Staged(folder: staging, summary: summary, carried: site.carried.count,
