@@ -126,7 +126,7 @@ extension Parallel {
             }
         }
         var joined: [R] = []
-        joined.reserveCapacity(items.count)
+        joined.reserveCapacity(places.reduce(0) { $0 + $1.pointer.pointee.count })
         for place in places { joined += place.pointer.move() }
         return joined
     }
