@@ -117,12 +117,12 @@ extension Parallel {
     /// the output with its record, examining the previous site) finished last, while the other
     /// core waited.
     package static func inParts<T: Sendable, R: Sendable>(_ items: [T], _ body: @Sendable (ArraySlice<T>) -> [R]) -> [R] {
-        let count = min(partsPerPass, max(1, items.count))
-        let places = (0..<count).map { _ in Place<[R]>() }
+        let ranges = Self.ranges(of: items.count, parts: min(partsPerPass, max(1, items.count)))
+        let places = ranges.map { _ in Place<[R]>() }
         defer { places.forEach { $0.pointer.deallocate() } }
         withoutActuallyEscaping(body) { body in
-            DispatchQueue.concurrentPerform(iterations: count) { part in
-                places[part].pointer.initialize(to: body(items[items.count * part / count..<items.count * (part + 1) / count]))
+            DispatchQueue.concurrentPerform(iterations: ranges.count) { part in
+                places[part].pointer.initialize(to: body(items[ranges[part]]))
             }
         }
         var joined: [R] = []
@@ -133,6 +133,14 @@ extension Parallel {
 
     /// How many parts `inParts` makes.
     private static let partsPerPass = 8
+
+    /// The places `0..<count` cut into `parts` ranges (at least one) of nearly equal size, in
+    /// order: none is more than one place longer than another. Fewer places than parts leave
+    /// some ranges empty.
+    package static func ranges(of count: Int, parts: Int) -> [Range<Int>] {
+        let parts = max(1, parts)
+        return (0..<parts).map { part in count * part / parts..<count * (part + 1) / parts }
+    }
 
     /// Memory for one result, written by one thread and read after it is done.
     private struct Place<T>: @unchecked Sendable {

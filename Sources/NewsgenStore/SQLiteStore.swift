@@ -231,11 +231,8 @@ package final class SQLiteStore: ArticleStore {
 
     /// `items` in at most `count` parts of nearly equal size, in order.
     static func parts<T>(of items: [T], count: Int) -> [[T]] {
-        let count = min(max(1, count), items.count)
-        guard count > 0 else { return [] }
-        return (0..<count).map { part in
-            Array(items[items.count * part / count..<items.count * (part + 1) / count])
-        }
+        guard !items.isEmpty else { return [] }
+        return Parallel.ranges(of: items.count, parts: min(count, items.count)).map { Array(items[$0]) }
     }
 
     /// The lists of `sourceIDs` (`lists(of:)`), in one query: in the order of the sources' ids

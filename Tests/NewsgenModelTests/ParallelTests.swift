@@ -133,4 +133,18 @@ struct ParallelTests {
             #expect(ranges.count <= 8 && ranges.count == min(8, max(1, count)), "\(count): \(ranges)")
         }
     }
+
+    @Test("ranges cut the places into the parts asked for (at least one), in order, each place once, none more than one place longer than another")
+    func ranges() {
+        for count in [0, 1, 2, 5, 6, 7, 100, 10_001] {
+            for parts in [-1, 0, 1, 2, 6, 8, 200] {
+                let ranges = Parallel.ranges(of: count, parts: parts)
+                #expect(ranges.count == max(1, parts), "\(count) in \(parts)")
+                #expect(ranges.flatMap { Array($0) } == Array(0..<count), "\(count) in \(parts): \(ranges)")
+                let lengths = ranges.map(\.count)
+                #expect((lengths.max() ?? 0) - (lengths.min() ?? 0) <= 1, "\(count) in \(parts): \(lengths)")
+            }
+        }
+        #expect(Parallel.ranges(of: 10, parts: 3) == [0..<3, 3..<6, 6..<10])
+    }
 }
