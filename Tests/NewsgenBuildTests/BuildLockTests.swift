@@ -15,6 +15,20 @@ struct BuildLockTests {
         _ = try await BuildLock(path: path, wait: false)
     }
 
+    @Test("the lock file names the build that holds it, written over what an earlier build left, longer or shorter, in the same file")
+    func namesHolder() async throws {
+        let pid = "\(ProcessInfo.processInfo.processIdentifier)\n"
+        for earlier in ["123456789012345678901234567890\n", "", "7"] {
+            let path = try TestSupport.temporaryFolder().appendingPathComponent("build.lock")
+            try Data(earlier.utf8).write(to: path)
+            let inode = try FileManager.default.attributesOfItem(atPath: path.path)[.systemFileNumber] as? Int
+            let held = try await BuildLock(path: path, wait: false)
+            #expect(try String(contentsOf: path, encoding: .utf8) == pid, "over \(earlier.debugDescription)")
+            #expect(try FileManager.default.attributesOfItem(atPath: path.path)[.systemFileNumber] as? Int == inode)
+            withExtendedLifetime(held) {}
+        }
+    }
+
     @Test("a build waiting for the lock stops when its task is cancelled, instead of spinning", .timeLimit(.minutes(1)))
     func cancelledWait() async throws {
         let path = try TestSupport.temporaryFolder().appendingPathComponent("build.lock")

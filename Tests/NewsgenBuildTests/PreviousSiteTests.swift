@@ -152,6 +152,38 @@ struct PreviousSiteTests {
         #expect(try await site.referenceBuild() == (try TestSupport.fileBytes(below: site.output)))
     }
 
+    @Test("the previous site becomes this build's staging folder by a rename alone; without one, a new empty folder; a killed build's leftovers go either way")
+    func stagingFolder() throws {
+        let folder = try TestSupport.temporaryFolder()
+        let output = folder.appendingPathComponent("public")
+        let publisher = Publisher(output: output)
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(at: publisher.previousSite, withIntermediateDirectories: false)
+        try Data("old".utf8).write(to: publisher.previousSite.appendingPathComponent("index.html"))
+        let previous = try Self.inode(publisher.previousSite)
+        func leftover() throws {
+            // No process has the largest pid: the build that made it is gone.
+            let name = ".public.staging-\(Int32.max)-killed"
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: false)
+        }
+
+        try leftover()
+        let staging = try publisher.makeStaging(reusingPrevious: true)
+        #expect(staging.reused)
+        #expect(staging.folder.lastPathComponent.hasPrefix(".public.staging-\(getpid())-"))
+        #expect(try Self.inode(staging.folder) == previous)
+        #expect(try Data(contentsOf: staging.folder.appendingPathComponent("index.html")) == Data("old".utf8))
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)) == ["public", staging.folder.lastPathComponent])
+
+        try leftover()
+        let fresh = try publisher.makeStaging(reusingPrevious: true)
+        #expect(!fresh.reused)
+        #expect(fresh.folder.lastPathComponent.hasPrefix(".public.staging-\(getpid())-"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fresh.folder.path).isEmpty)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+            == ["public", staging.folder.lastPathComponent, fresh.folder.lastPathComponent])
+    }
+
     @Test("the previous site examined before it is staged in gives its record's listing for that very folder, renamed or not, and for no other")
     func examinedEarly() async throws {
         let site = try await Self.publishedTwice()

@@ -62,9 +62,12 @@ package final class BuildLock: Sendable {
                 throw LockError(path: path, reason: .cancelled)
             }
         }
-        let pid = "\(ProcessInfo.processInfo.processIdentifier)\n"
-        _ = ftruncate(descriptor, 0)
-        _ = pid.withCString { write(descriptor, $0, strlen($0)) }
+        // The holder's pid, written over the last one and the file cut to its length: emptied
+        // first, the file gave its block back and took one anew every build, and on a file
+        // system mounted with `discard` giving a block back waits for the disk.
+        let pid = Array("\(ProcessInfo.processInfo.processIdentifier)\n".utf8)
+        let written = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        if written == pid.count { _ = ftruncate(descriptor, off_t(pid.count)) }
         self.descriptor = descriptor
     }
 

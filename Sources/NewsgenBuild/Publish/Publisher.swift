@@ -131,13 +131,20 @@ package struct Publisher: Sendable {
     }
 
     /// The previous site renamed into a staging folder when there is one, else a new empty one.
+    ///
+    /// The previous site takes a staging folder's name without an empty folder being made there
+    /// first and removed: on a file system mounted with `discard`, removing a folder waits for
+    /// the disk to discard its block (up to 8 ms of a new-story build, on its main path).
     package func makeStaging(reusingPrevious: Bool) throws(PublishError) -> Staging {
-        let fresh = try makeStaging()
-        guard reusingPrevious else { return Staging(folder: fresh, reused: false) }
         var status = stat()
-        guard lstat(previousSite.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR,
-              rmdir(fresh.path) == 0 else { return Staging(folder: fresh, reused: false) }
-        if rename(previousSite.path, fresh.path) == 0 { return Staging(folder: fresh, reused: true) }
+        guard reusingPrevious, lstat(previousSite.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
+            return try Staging(folder: makeStaging(), reused: false)
+        }
+        try checkNotStopped()
+        let parent = output.deletingLastPathComponent()
+        removeLeftovers(in: parent)
+        let staging = stagingFolder(in: parent)
+        if rename(previousSite.path, staging.path) == 0 { return Staging(folder: staging, reused: true) }
         // Someone else's folder now, or a file system that refuses: start from an empty folder.
         return try Staging(folder: makeStaging(), reused: false)
     }
@@ -163,7 +170,7 @@ package struct Publisher: Sendable {
         try checkNotStopped()
         let parent = output.deletingLastPathComponent()
         removeLeftovers(in: parent)
-        let staging = parent.appendingPathComponent("\(stagingPrefix)\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+        let staging = stagingFolder(in: parent)
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
@@ -171,6 +178,12 @@ package struct Publisher: Sendable {
             throw PublishError(parent, .cannotCreateStaging, reason: FileProblem.describe(error))
         }
         return staging
+    }
+
+    /// A name for this build's staging folder in `parent` (the output's): `.public.staging-<pid>-<random>`,
+    /// which tells a later build whose it is (`removeLeftovers`).
+    private func stagingFolder(in parent: URL) -> URL {
+        parent.appendingPathComponent("\(stagingPrefix)\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
     }
 
     /// Removes the staging folders (and previous sites set aside) that a killed build left beside
