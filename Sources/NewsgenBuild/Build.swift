@@ -105,6 +105,8 @@ public struct Build: Sendable {
         // output on another core while the stages below run (after fetching, which can take
         // minutes, so the output is examined just before it is used).
         async let lastManifest = options.full ? nil : manifest.flatMap { Manifest.load(from: $0, output: publisher.output, keepingLinesOf: .files) }
+        // The cache may still be opening (`OpeningStore`): what the lines above started went on meanwhile.
+        do { try await store.ready() } catch { throw BuildError(.store(error)) }
         options.progress?.begin(.fetching, total: config.sources.count)
         let sources = try await clock.run(Fetch(config: config, providers: providers, store: store, now: started,
                                                 offline: options.offline, refresh: options.refresh, logger: logger,

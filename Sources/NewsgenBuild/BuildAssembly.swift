@@ -20,11 +20,10 @@ extension Build {
             throw BuildError(.locked(error))
         }
         defer { withExtendedLifetime(lock) {} }
-        let store: SQLiteStore
-        do {
-            store = try SQLiteStore.open(at: config.cache, logger: logger, digester: Fingerprint.articleDigester)
-        } catch {
-            throw BuildError(.store(error))
+        // The cache opens on a thread of its own while the build's first stages run, and the
+        // build waits for it just before fetching (`OpeningStore`).
+        let store = OpeningStore { () throws(StoreError) in
+            try SQLiteStore.open(at: config.cache, logger: logger, digester: Fingerprint.articleDigester)
         }
         let http = options.offline ? nil : HTTPFetcher()
         // NewsAPI requests carry the key in a header, which must not follow a redirect.

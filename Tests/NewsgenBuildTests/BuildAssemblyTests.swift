@@ -30,6 +30,34 @@ struct BuildAssemblyTests {
         #expect(second.filesWritten == 0 && second.filesCarried > 0, "nothing changed, so every file was carried over")
     }
 
+    @Test("a cache that cannot be opened fails the build with its error before any source is fetched; the published site stays as it was")
+    func cacheCannotOpen() async throws {
+        let config = try sampleSite()
+        let (logger, _) = TestSupport.recordingLogger()
+        _ = try await Build.runStandard(config: config, options: .init(offline: true), waitForLock: false, logger: logger)
+        let published = try TestSupport.fileBytes(below: config.output)
+        // A folder where the cache was: SQLite cannot open it.
+        try FileManager.default.removeItem(at: config.cache)
+        try FileManager.default.createDirectory(at: config.cache, withIntermediateDirectories: false)
+        let (failing, log) = TestSupport.recordingLogger()
+        do {
+            _ = try await Build.runStandard(config: config, options: .init(offline: true), waitForLock: false, logger: failing)
+            Issue.record("built without a cache")
+        } catch {
+            guard case .store(let storeError) = error.reason, case .cannotOpen(let file, _) = storeError else {
+                Issue.record("expected the cache's error, got \(error)")
+                return
+            }
+            #expect(file == config.cache)
+        }
+        #expect(!log.all.contains { $0.contains("[2/8]") }, "nothing was fetched: \(log.all)")
+        #expect(try TestSupport.fileBytes(below: config.output) == published)
+        // The lock was released: with the cache back, the next build runs.
+        try FileManager.default.removeItem(at: config.cache)
+        let next = try await Build.runStandard(config: config, options: .init(offline: true), waitForLock: false, logger: logger)
+        #expect(next.exitStatus == 0)
+    }
+
     @Test("a build holding the lock makes the next one fail at once, without --wait")
     func locked() async throws {
         let config = try sampleSite()
