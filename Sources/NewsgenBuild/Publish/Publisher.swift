@@ -140,13 +140,11 @@ package struct Publisher: Sendable {
         guard reusingPrevious, lstat(previousSite.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
             return try Staging(folder: makeStaging(), reused: false)
         }
-        try checkNotStopped()
-        let parent = output.deletingLastPathComponent()
-        removeLeftovers(in: parent)
-        let staging = stagingFolder(in: parent)
+        let staging = try stagingName()
         if rename(previousSite.path, staging.path) == 0 { return Staging(folder: staging, reused: true) }
         // Someone else's folder now, or a file system that refuses: start from an empty folder.
-        return try Staging(folder: makeStaging(), reused: false)
+        try create(staging)
+        return Staging(folder: staging, reused: false)
     }
 
     /// Keeps `folder` (the site a swap replaced, or a staging folder that was not published) as
@@ -167,23 +165,30 @@ package struct Publisher: Sendable {
     /// A new, empty staging folder next to the output (same file system, so the swap is a rename).
     /// Staging folders left by builds that were killed are removed first.
     public func makeStaging() throws(PublishError) -> URL {
+        let staging = try stagingName()
+        try create(staging)
+        return staging
+    }
+
+    /// A name for this build's staging folder beside the output, `.public.staging-<pid>-<random>`
+    /// (which tells a later build whose it is), once the staging folders of killed builds are
+    /// removed; nothing is made there yet.
+    private func stagingName() throws(PublishError) -> URL {
         try checkNotStopped()
         let parent = output.deletingLastPathComponent()
         removeLeftovers(in: parent)
-        let staging = stagingFolder(in: parent)
+        return parent.appendingPathComponent("\(stagingPrefix)\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
+    }
+
+    /// Creates the empty staging folder `staging` (and the output's parent folder, if need be).
+    private func create(_ staging: URL) throws(PublishError) {
+        let parent = staging.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false)
         } catch {
             throw PublishError(parent, .cannotCreateStaging, reason: FileProblem.describe(error))
         }
-        return staging
-    }
-
-    /// A name for this build's staging folder in `parent` (the output's): `.public.staging-<pid>-<random>`,
-    /// which tells a later build whose it is (`removeLeftovers`).
-    private func stagingFolder(in parent: URL) -> URL {
-        parent.appendingPathComponent("\(stagingPrefix)\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
     }
 
     /// Removes the staging folders (and previous sites set aside) that a killed build left beside
