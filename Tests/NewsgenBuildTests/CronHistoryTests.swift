@@ -73,7 +73,7 @@ struct CronHistoryTests {
                 Feed(id: id, name: "\(id.capitalized) Desk", format: format, stories: [])
             }
             for index in feeds.indices {
-                for _ in 0..<Int.random(in: 3...6, using: &generator) {
+                for _ in 0..<Int.random(in: 4...8, using: &generator) {
                     let story = makeStory(hoursBack: Double(Int.random(in: 1...72, using: &generator)), using: &generator)
                     feeds[index].stories.append(story)
                 }
@@ -216,7 +216,7 @@ struct CronHistoryTests {
                 #"{"id": "\#(feed.id)", "feed": "\#(world.folder.appendingPathComponent(feed.file).path)", "category": "\#(feed.id == "tech" ? "Science" : feed.id.capitalized)"}"#
             }
             let json = """
-                {"title": "\(world.title)", "baseURL": "https://news.example.org/", "keepDays": 4,
+                {"title": "\(world.title)", "baseURL": "https://news.example.org/", "keepDays": 2,
                  "cache": "\(folder.appendingPathComponent("cache/site.sqlite").path)",
                  "saved": "\(world.folder.appendingPathComponent("saved.json").path)",
                  "sources": [\(sources.joined(separator: ", "))]}
