@@ -12,8 +12,10 @@ import NewsgenTestSupport
 /// Cron runs played at random on two copies of one site that read the same inputs: one built as
 /// a cron run builds it (carrying over what did not change, staged in the previous site), the
 /// other with `--full` every time. After every run the two outputs must be the same, byte for
-/// byte, whatever the run changed: stories new, edited, moved to another day, retagged, dropped
-/// by their feed and later expired from the cache, a feed renamed, the saved lists edited, the
+/// byte, whatever the run changed: stories new, edited, moved to another day, retagged (a tag
+/// respelled too, which renames it on every page once most stories spell it so), dropped by their
+/// feed and later expired from the cache, a feed renamed, broken (its source served from the
+/// cache, with a notice) and mended, unfollowed and followed again, the saved lists edited, the
 /// site retitled, or nothing at all.
 @Suite("Cron histories")
 struct CronHistoryTests {
@@ -38,6 +40,10 @@ struct CronHistoryTests {
         var format: Format
         /// Newest first, as feeds list them.
         var stories: [Story]
+        /// Whether the feed's file holds something no parser takes for a feed.
+        var broken = false
+        /// Whether site.json lists the feed.
+        var followed = true
         var file: String {
             switch format {
             case .rss: "\(id).xml"
@@ -49,7 +55,8 @@ struct CronHistoryTests {
 
     /// What a run changes.
     enum Change: CaseIterable {
-        case newStory, retitle, resummarize, redate, retag, drop, renameFeed, save, unsave, retitleSite, daysPass, nothing
+        case newStory, retitle, resummarize, redate, retag, respell, drop, renameFeed, breakOrMendFeed, unfollowOrFollow, save, unsave,
+             retitleSite, daysPass, nothing
     }
 
     /// The inputs both copies read: the feeds, the saved lists, the site's title and the clock.
@@ -126,11 +133,32 @@ struct CronHistoryTests {
                 default: feeds[feed].stories.remove(at: place)
                 }
                 return "story \(number) of \(feeds[feed].id): \(change)"
+            case .respell:
+                // A tag spelled another way folds to the same tag: the spelling most stories use names it everywhere.
+                let tagged = feeds.indices.flatMap { feed in feeds[feed].stories.indices.filter { !feeds[feed].stories[$0].tags.isEmpty }.map { (feed, $0) } }
+                guard let (feed, place) = tagged.randomElement(using: &generator) else { return "no tag to respell" }
+                let tags = feeds[feed].stories[place].tags
+                let which = Int.random(in: 0..<tags.count, using: &generator)
+                let respelled = Bool.random(using: &generator) ? tags[which].lowercased() : tags[which].uppercased()
+                feeds[feed].stories[place].tags[which] = respelled
+                changedFeeds.insert(feeds[feed].id)
+                return "story \(feeds[feed].stories[place].number) of \(feeds[feed].id): \(tags[which]) respelled \(respelled)"
             case .renameFeed:
                 let feed = Int.random(in: 0..<feeds.count, using: &generator)
                 feeds[feed].name = Self.phrase(using: &generator)
                 changedFeeds.insert(feeds[feed].id)
                 return "\(feeds[feed].id) renamed"
+            case .breakOrMendFeed:
+                let feed = Int.random(in: 0..<feeds.count, using: &generator)
+                feeds[feed].broken.toggle()
+                changedFeeds.insert(feeds[feed].id)
+                return "\(feeds[feed].id) \(feeds[feed].broken ? "broken" : "mended")"
+            case .unfollowOrFollow:
+                // One feed at least stays followed.
+                let feed = Int.random(in: 0..<feeds.count, using: &generator)
+                guard !feeds[feed].followed || feeds.filter(\.followed).count > 1 else { return "\(feeds[feed].id) kept, the last followed" }
+                feeds[feed].followed.toggle()
+                return "\(feeds[feed].id) \(feeds[feed].followed ? "followed again" : "unfollowed")"
             case .save, .unsave:
                 guard let (feed, place) = anyStory(using: &generator) else { return "no story to save" }
                 let url = feeds[feed].stories[place].url
@@ -168,6 +196,7 @@ struct CronHistoryTests {
         }
 
         static func text(of feed: Feed) throws -> String {
+            if feed.broken { return "Service unavailable: \(feed.id) is down for maintenance.\n" }
             let home = "https://example.com/\(feed.id)"
             switch feed.format {
             case .rss:
@@ -212,7 +241,7 @@ struct CronHistoryTests {
 
         func build(_ world: World, full: Bool) async throws -> BuildReport {
             // Two of the three sources share a section (tech is filed under Science).
-            let sources = world.feeds.map { feed in
+            let sources = world.feeds.filter(\.followed).map { feed in
                 #"{"id": "\#(feed.id)", "feed": "\#(world.folder.appendingPathComponent(feed.file).path)", "category": "\#(feed.id == "tech" ? "Science" : feed.id.capitalized)"}"#
             }
             let json = """
