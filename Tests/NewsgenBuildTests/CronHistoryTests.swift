@@ -12,11 +12,12 @@ import NewsgenTestSupport
 /// Cron runs played at random on two copies of one site that read the same inputs: one built as
 /// a cron run builds it (carrying over what did not change, staged in the previous site), the
 /// other with `--full` every time. After every run the two outputs must be the same, byte for
-/// byte, whatever the run changed: stories new, edited, moved to another day, retagged (a feed
-/// respelling a tag too, which renames it on every page once most stories spell it so), dropped by
-/// their feed and later expired from the cache, a feed renamed, broken (its source served from the
-/// cache, with a notice) and mended, unfollowed and followed again, the saved lists edited, the site
-/// retitled, or nothing at all.
+/// byte, whatever the run changed: stories new, syndicated (one story, by its URL, in two feeds,
+/// under headlines of their own), edited, moved to another day, retagged (a feed respelling a tag
+/// too, which renames it on every page once most stories spell it so), dropped by their feed and
+/// later expired from the cache, a feed renamed, broken (its source served from the cache, with a
+/// notice) and mended, unfollowed and followed again, the saved lists edited, the site retitled, or
+/// nothing at all.
 @Suite("Cron histories")
 struct CronHistoryTests {
     typealias Generator = ArchiveOrderTests.Generator
@@ -55,8 +56,8 @@ struct CronHistoryTests {
 
     /// What a run changes.
     enum Change: CaseIterable {
-        case newStory, retitle, resummarize, redate, retag, respell, drop, renameFeed, breakOrMendFeed, unfollowOrFollow, save, unsave,
-             retitleSite, daysPass, nothing
+        case newStory, syndicate, retitle, resummarize, redate, retag, respell, drop, renameFeed, breakOrMendFeed, unfollowOrFollow, save,
+             unsave, retitleSite, daysPass, nothing
     }
 
     /// The inputs both copies read: the feeds, the saved lists, the site's title and the clock.
@@ -119,6 +120,19 @@ struct CronHistoryTests {
                 feeds[feed].stories.sort { $0.published > $1.published }
                 changedFeeds.insert(feeds[feed].id)
                 return "story \(story.number) new in \(feeds[feed].id)"
+            case .syndicate:
+                // The same story (its URL) in another feed, under a headline of its own now and then:
+                // one copy is shown, the other deduplicated.
+                guard let (feed, place) = anyStory(using: &generator) else { return "no story to syndicate" }
+                var copy = feeds[feed].stories[place]
+                guard let other = feeds.indices.filter({ other in other != feed && !feeds[other].stories.contains { $0.number == copy.number } })
+                    .randomElement(using: &generator)
+                else { return "story \(copy.number) already in every feed" }
+                if Bool.random(using: &generator) { copy.title = Self.phrase(using: &generator) }
+                feeds[other].stories.append(copy)
+                feeds[other].stories.sort { $0.published > $1.published }
+                changedFeeds.insert(feeds[other].id)
+                return "story \(copy.number) of \(feeds[feed].id) syndicated in \(feeds[other].id)"
             case .retitle, .resummarize, .redate, .retag, .drop:
                 guard let (feed, place) = anyStory(using: &generator) else { return "no story to change" }
                 let number = feeds[feed].stories[place].number

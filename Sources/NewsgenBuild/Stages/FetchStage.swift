@@ -35,11 +35,24 @@ struct FetchStage: Sendable {
         let ids = config.sources.map(\.id)
         let states = await storeCall("the fetch state of \(ids.count) sources") { try await store.states(of: ids) } ?? [:]
         let unchanged = UnchangedSources()
+        // Two sources may list one story, which the cache keeps once: the lists go into it in
+        // site.json's order, whatever order the fetches end in, so that which copy it keeps does
+        // not depend on the network's timing (`OrderedWrites`). Every source's task has ended,
+        // and every write been made, when the map returns.
+        let writes = OrderedWrites(count: config.sources.count)
         let outcomes = await Parallel.map(
-            config.sources, maxConcurrent: FetchLimits.overall, maxPerKey: FetchLimits.perHost,
-            key: { FetchLimits.host(of: $0, newsapi: newsapi) }
-        ) { [progress] source in
-            let outcome = await stage.report(for: source, state: states[source.id], skipped: skipped, unchanged: unchanged)
+            Array(config.sources.enumerated()), maxConcurrent: FetchLimits.overall, maxPerKey: FetchLimits.perHost,
+            key: { FetchLimits.host(of: $0.element, newsapi: newsapi) }
+        ) { [progress] item in
+            let (place, source) = item
+            let fetched = FetchedContent()
+            let outcome = await stage.report(for: source, state: states[source.id], skipped: skipped, unchanged: unchanged,
+                                             record: { content in fetched.content = content })
+            var write: (@Sendable () async -> Void)?
+            if let content = fetched.content {
+                write = { @Sendable in await stage.record(content, of: source) }
+            }
+            await writes.finish(place, writing: write)
             progress?.advance(.fetching)
             return outcome
         }
@@ -101,9 +114,11 @@ struct FetchStage: Sendable {
 
     /// The report of one source, from its state before this build, or what it waits for to be
     /// shown from the cache; a 304 goes to `unchanged`, for the stage to record. `reading` reads
-    /// a local file whatever its validators say.
+    /// a local file whatever its validators say. A list fetched goes to `record` (by default
+    /// written into the cache at once).
     private func report(for source: SourceConfig, state: SourceState?, skipped: SkippedSources,
-                        unchanged: UnchangedSources, reading: Bool = false) async -> Outcome {
+                        unchanged: UnchangedSources, reading: Bool = false,
+                        record: (@Sendable (SourceContent) async -> Void)? = nil) async -> Outcome {
         let options = FetchDecision.Options(config: config, offline: offline, refresh: refresh)
         let handler = providers.first(where: { $0.handles(source) })
         let provider: FetchDecision.Provider = if let handler { handler.unavailable.map { .unavailable($0) } ?? .ready } else { .missing }
@@ -177,7 +192,7 @@ struct FetchStage: Sendable {
                 // Each story is stored with its digests: made here, beside the other sources'
                 // fetches, rather than by the cache's one writer, one story after another.
                 for article in content.articles { _ = Fingerprint.articleDigester.digests(of: article) }
-                _ = await storeCall(source) { try await store.recordSuccess(of: source.id, content: content, at: now) }
+                if let record { await record(content) } else { await self.record(content, of: source) }
                 logger.debug("source \"\(source.id)\": \(content.articles.count) articles")
                 var report = make(.fetched, articles: content.articles, content: content)
                 report.readNow = true
@@ -202,6 +217,11 @@ struct FetchStage: Sendable {
         }
     }
 
+    /// Writes a source's fetched list into the cache.
+    private func record(_ content: SourceContent, of source: SourceConfig) async {
+        _ = await storeCall(source) { try await store.recordSuccess(of: source.id, content: content, at: now) }
+    }
+
     /// Runs a store operation; a failing cache never sinks the build, but it is reported.
     private func storeCall<T>(_ source: SourceConfig, _ body: () async throws -> T) async -> T? {
         await storeCall("source \"\(source.id)\"", body)
@@ -223,6 +243,49 @@ struct FetchStage: Sendable {
         case .json: .newsJSON
         case .feed: nil
         }
+    }
+}
+
+/// The writes of the sources' fetched lists into the cache, made in the sources' order (their
+/// places in site.json) whatever order their fetches end in: a write is made once every source
+/// before it has ended, with or without one. No task waits for another: the task that ends a run of
+/// places makes their writes, and the last to end makes the rest, so every write is made once
+/// every task has returned.
+actor OrderedWrites {
+    private let count: Int
+    private var ended = Set<Int>()
+    private var pending: [Int: @Sendable () async -> Void] = [:]
+    /// The first place whose source has not ended, or whose write is not made yet.
+    private var next = 0
+    private var writing = false
+
+    init(count: Int) {
+        self.count = count
+    }
+
+    /// The source at `place` has ended, with its list's write or none.
+    func finish(_ place: Int, writing write: (@Sendable () async -> Void)?) async {
+        if let write { pending[place] = write }
+        ended.insert(place)
+        // One loop at a time: a source ending while it writes is taken up by that loop.
+        guard !writing else { return }
+        writing = true
+        while ended.contains(next) {
+            if let write = pending.removeValue(forKey: next) { await write() }
+            next += 1
+        }
+        writing = false
+    }
+}
+
+/// The list a source's task fetched, handed from the fetch to the task's write.
+private final class FetchedContent: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: SourceContent?
+
+    var content: SourceContent? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }
 
