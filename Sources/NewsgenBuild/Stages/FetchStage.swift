@@ -39,7 +39,7 @@ struct FetchStage: Sendable {
         // site.json's order, whatever order the fetches end in, so that which copy it keeps does
         // not depend on the network's timing (`OrderedWrites`). Every source's task has ended,
         // and every write been made, when the map returns.
-        let writes = OrderedWrites(count: config.sources.count)
+        let writes = OrderedWrites()
         let outcomes = await Parallel.map(
             Array(config.sources.enumerated()), maxConcurrent: FetchLimits.overall, maxPerKey: FetchLimits.perHost,
             key: { FetchLimits.host(of: $0.element, newsapi: newsapi) }
@@ -252,16 +252,11 @@ struct FetchStage: Sendable {
 /// places makes their writes, and the last to end makes the rest, so every write is made once
 /// every task has returned.
 actor OrderedWrites {
-    private let count: Int
     private var ended = Set<Int>()
     private var pending: [Int: @Sendable () async -> Void] = [:]
     /// The first place whose source has not ended, or whose write is not made yet.
     private var next = 0
     private var writing = false
-
-    init(count: Int) {
-        self.count = count
-    }
 
     /// The source at `place` has ended, with its list's write or none.
     func finish(_ place: Int, writing write: (@Sendable () async -> Void)?) async {
