@@ -45,14 +45,9 @@ struct FetchStage: Sendable {
             key: { FetchLimits.host(of: $0.element, newsapi: newsapi) }
         ) { [progress] item in
             let (place, source) = item
-            let fetched = FetchedContent()
             let outcome = await stage.report(for: source, state: states[source.id], skipped: skipped, unchanged: unchanged,
-                                             record: { content in fetched.content = content })
-            var write: (@Sendable () async -> Void)?
-            if let content = fetched.content {
-                write = { @Sendable in await stage.record(content, of: source) }
-            }
-            await writes.finish(place, writing: write)
+                                             record: { content in await writes.hold(place) { await stage.record(content, of: source) } })
+            await writes.finish(place)
             progress?.advance(.fetching)
             return outcome
         }
@@ -258,9 +253,13 @@ actor OrderedWrites {
     private var next = 0
     private var writing = false
 
-    /// The source at `place` has ended, with its list's write or none.
-    func finish(_ place: Int, writing write: (@Sendable () async -> Void)?) async {
-        if let write { pending[place] = write }
+    /// The write of the list the source at `place` fetched, made once every source before it has ended.
+    func hold(_ place: Int, _ write: @escaping @Sendable () async -> Void) {
+        pending[place] = write
+    }
+
+    /// The source at `place` has ended, with its list's write held before, or none.
+    func finish(_ place: Int) async {
         ended.insert(place)
         // One loop at a time: a source ending while it writes is taken up by that loop.
         guard !writing else { return }
@@ -270,17 +269,6 @@ actor OrderedWrites {
             next += 1
         }
         writing = false
-    }
-}
-
-/// The list a source's task fetched, handed from the fetch to the task's write.
-private final class FetchedContent: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: SourceContent?
-
-    var content: SourceContent? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }
 
