@@ -340,8 +340,8 @@ package struct SiteRenderer {
         // story) and are slow to check: they go beside the search index, at the start, rather
         // than last, where their checks ran on one core after every other job was done.
         let sitemaps = SitemapWriter.files(pages: pages, limit: sitemapLimit).map { sitemap in
-            var job = Job(file: sitemap.path, carrying: known[sitemap.path]) { Data(SitemapWriter.bytes(sitemap, context: context)) }
-            if case .urls(let urls) = sitemap.body { job.isLarge = Self.isLarge(bytes: urls.count * Self.bytesPerSitemapURL) }
+            var job = Job(file: sitemap.path, carrying: known[sitemap.path]) { SitemapWriter.bytes(sitemap, context: context) }
+            if case .urls(let urls) = sitemap.body { job.isLarge = Self.isLarge(bytes: urls.count * SitemapWriter.bytesPerURL) }
             return job
         }
         jobs.insert(contentsOf: sitemaps, at: 1)
@@ -362,10 +362,9 @@ package struct SiteRenderer {
         bytes >= 4 << 20
     }
 
-    /// About what a row of a list page, an entry of the search index and a sitemap's URL take
-    /// (gencorpus's stories: a day page of 66,000 rows is 60 MB, the search index of 100,000
-    /// stories 28 MB, a sitemap of 50,000 URLs 6 MB).
-    static let bytesPerRow = 900, bytesPerSearchEntry = 280, bytesPerSitemapURL = 120
+    /// About what a row of a list page and an entry of the search index take (gencorpus's
+    /// stories: a day page of 66,000 rows is 60 MB, the search index of 100,000 stories 28 MB).
+    static let bytesPerRow = 900, bytesPerSearchEntry = 280
 
     /// What every article page's job shares: the site's model, the templates, the fingerprints
     /// of the published files, and the start of every article page's fingerprint.
