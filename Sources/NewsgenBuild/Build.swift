@@ -127,7 +127,7 @@ public struct Build: Sendable {
         // beside the building of the site's model (`PreviousSite`).
         let record = manifest.map(Manifest.previousSiteLocation(manifest:))
         let examinedPrevious = readNow ? record.map { record in
-            Background { PreviousSite.examine(publisher.previousSite, record: record, output: publisher.output) }
+            Background { PreviousSite.examine(publisher.previousSite, record: record, output: publisher.output, sharingPathsWith: lastPublished) }
         } : nil
         // The sources' part of the input's fingerprint is made on another core while the archive is read.
         async let sourcesPart = Self.sourcesPart(sources, fingerprinted: manifest != nil)

@@ -54,10 +54,22 @@ package struct SiteContent: Sendable {
 /// What the published site holds: each file's fingerprint, as recorded when it was published
 /// and checked since to be still what is on disk. A file the index does not name is rendered.
 package struct CarryIndex: Sendable {
-    package var fingerprints: [String: Fingerprint]
+    private let fingerprint: @Sendable (String) -> Fingerprint?
 
     package init(fingerprints: [String: Fingerprint]) {
-        self.fingerprints = fingerprints
+        self.init { fingerprints[$0] }
+    }
+
+    /// An index that looks each path up where the record keeps it (the manifest's table of
+    /// files), rather than in a copy of its fingerprints: at 100,000 files such a copy was a
+    /// table of 12 MB, made by every build that carried a file.
+    package init(lookingUp fingerprint: @escaping @Sendable (String) -> Fingerprint?) {
+        self.fingerprint = fingerprint
+    }
+
+    /// The fingerprint the published file at `path` has, when it may be carried.
+    package subscript(path: String) -> Fingerprint? {
+        fingerprint(path)
     }
 }
 
@@ -241,7 +253,7 @@ package struct SiteRenderer {
         let model = SiteModelBuilder(content: content)
         model.prepareStoryDigests()
         let templates = self.templates
-        let known = published()?.fingerprints ?? [:]
+        let known = published() ?? CarryIndex(fingerprints: [:])
         var jobs: [Job] = []
         var pages: [String] = []
         var base = Fingerprint.Hasher()
@@ -371,10 +383,10 @@ package struct SiteRenderer {
     fileprivate final class ArticlePages: Sendable {
         let model: SiteModelBuilder
         let templates: TemplateSet
-        let published: [String: Fingerprint]
+        let published: CarryIndex
         let base: Fingerprint.Hasher
 
-        init(model: SiteModelBuilder, templates: TemplateSet, published: [String: Fingerprint], base: Fingerprint.Hasher) {
+        init(model: SiteModelBuilder, templates: TemplateSet, published: CarryIndex, base: Fingerprint.Hasher) {
             assert(SiteRenderer.pageModels["article"] == Page<ArticleContent>.self, "SiteRenderer.pageModels has no Page<ArticleContent> for article")
             self.model = model
             self.templates = templates

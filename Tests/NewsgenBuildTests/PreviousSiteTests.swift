@@ -216,4 +216,31 @@ struct PreviousSiteTests {
         #expect(!givenForChanged, "a name was added to one of its folders since the record")
         #expect(PreviousSite.examine(site.folder.appendingPathComponent("missing"), record: record, output: site.output) == nil)
     }
+
+    @Test("the previous site's listing is its record's files with their inodes and its folders, whichever manifest lends it the paths' text")
+    func listingFromRecord() async throws {
+        let site = try await Self.publishedTwice()
+        let spare = Publisher(output: site.output).previousSite
+        let record = Manifest.previousSiteLocation(manifest: site.manifest)
+        let recorded = try #require(Manifest.load(from: record, output: site.output))
+        let folders = try #require(recorded.folders)
+        let alone = try #require(PreviousSite.examine(spare, record: record, output: site.output)?.listing(ifStaging: spare.path))
+        #expect(alone.files == recorded.files.mapValues(\.inode))
+        #expect(alone.folders == folders)
+
+        // The last manifest lends the paths it shares with the record, and nothing else: its
+        // files and folders have other identities (the site published after the previous one),
+        // and a path it lacks (here one it no longer records) is read from the record.
+        var last = try #require(Manifest.load(from: site.manifest, output: site.output))
+        let dropped = try #require(last.files.keys.first { $0.hasPrefix("articles/") })
+        last.files[dropped] = nil
+        #expect(last.files.contains { path, entry in recorded.files[path].map { $0.inode != entry.inode } ?? false },
+                "the two sites have files of other inodes at the same paths")
+        let shared = try #require(PreviousSite.examine(spare, record: record, output: site.output, sharingPathsWith: last)?
+            .listing(ifStaging: spare.path))
+        #expect(shared.files == alone.files)
+        #expect(shared.folders == alone.folders)
+        #expect(shared.files[dropped] == recorded.files[dropped]?.inode)
+        #expect(shared.folderLines?.count == folders.count)
+    }
 }

@@ -108,11 +108,15 @@ package struct Manifest: Sendable, Equatable {
     /// newsgen replaces a manifest by renaming another onto it, never by writing into it, so
     /// the bytes mapped stay as they were read.
     package static func load(from file: URL, output: URL, keepingLinesOf kind: RecordKind? = nil) -> Manifest? {
-        guard let data = (try? Data(contentsOf: file, options: .alwaysMapped)) ?? FileManager.default.contents(atPath: file.path),
-              let manifest = Manifest(text: data, keepingLinesOf: kind),
+        guard let data = mapped(file), let manifest = Manifest(text: data, keepingLinesOf: kind),
               manifest.output == output.standardizedFileURL.path
         else { return nil }
         return manifest
+    }
+
+    /// The bytes of the file at `file`, mapped into memory when it can be (`load`).
+    private static func mapped(_ file: URL) -> Data? {
+        (try? Data(contentsOf: file, options: .alwaysMapped)) ?? FileManager.default.contents(atPath: file.path)
     }
 
     /// Writes the manifest atomically (a temporary file renamed into place), and removes the
@@ -180,37 +184,56 @@ package struct Manifest: Sendable, Equatable {
             return Comparison(manifest: self, carry: CarryIndex(fingerprints: [:]), filesAreIntact: false, foldersAreIntact: false)
         }
         let changed = files.compactMap { path, entry in Self.stat(path, in: output.descriptor) == entry.onDisk ? nil : path }
-        // The recorded fingerprints, less those of files changed since (seldom any): mapped in
-        // place, not inserted one by one into a dictionary of their own (ten thousand paths hashed again).
-        var fingerprints = files.mapValues(\.fingerprint)
-        for path in changed { fingerprints[path] = nil }
+        // The recorded fingerprints, less those of files changed since (seldom any), looked up
+        // in the record's own table rather than copied into one of their own.
+        let (files, gone) = (files, Set(changed))
+        let carry = CarryIndex { path in gone.isEmpty || !gone.contains(path) ? files[path]?.fingerprint : nil }
         let filesAreIntact = changed.isEmpty && publisher.holdsMarker()
-        return Comparison(manifest: self, carry: CarryIndex(fingerprints: fingerprints), filesAreIntact: filesAreIntact,
+        return Comparison(manifest: self, carry: carry, filesAreIntact: filesAreIntact,
                           foldersAreIntact: folders ? filesAreIntact && foldersAreIntact(below: output) : nil)
     }
 
-    /// What a folder holds, known from the record it was published with: its files and its folders.
+    /// What a folder holds, known from the record it was published with: its files (each with
+    /// its inode) and its folders.
     package struct Listing: Sendable {
-        package var files: [String: Entry]
+        package var files: [String: UInt64]
         package var folders: [String: Folder]
-        /// The folders' lines, when the record was read keeping them.
+        /// The folders' lines, kept where they are in the record's bytes.
         package var folderLines: RecordLines?
     }
 
-    /// What the site in `folder` (held open, whatever it is named meanwhile) holds, from this
-    /// record of it, when the record still describes it name for name: every recorded folder is
-    /// still the folder recorded, with its time. `nil` when it does not, or has no folders recorded.
-    package func listing(of folder: OpenFolder) -> Listing? {
-        guard let folders, foldersAreIntact(below: folder) else { return nil }
-        return Listing(files: files, folders: folders, folderLines: folderLines)
+    /// What the site in `folder` (held open, whatever it is named meanwhile) holds, from the
+    /// record at `file` of the site published as `output`, when the record still describes it
+    /// name for name: every recorded folder is still the folder recorded, with its time. `nil`
+    /// when it does not, has no folders recorded, or cannot be read (`load`).
+    ///
+    /// Only what pruning needs is kept (`Publisher.prune`): each file's inode, not the
+    /// fingerprint, size and time a manifest keeps for carrying files. A path the manifest
+    /// `sharing` records too is kept as that manifest's own text: the previous site's record and
+    /// the last manifest name nearly the same paths, and at 100,000 files those were a table of
+    /// 12 MB and 16 MB of text held twice.
+    package static func listing(from file: URL, output: URL, of folder: OpenFolder, sharingPathsWith sharing: Manifest? = nil) -> Listing? {
+        guard let data = mapped(file),
+              let read = records(in: data, keepingLinesOf: .folders, file: \.inode, share: { path, kind in
+                  let known = kind == .files ? sharing?.files.index(forKey: path).flatMap { sharing?.files.keys[$0] }
+                      : sharing?.folders?.index(forKey: path).flatMap { sharing?.folders?.keys[$0] }
+                  return known ?? path
+              }),
+              read.output == output.standardizedFileURL.path, foldersAreIntact(read.folders, below: folder)
+        else { return nil }
+        return Listing(files: read.files, folders: read.folders, folderLines: read.folderLines)
     }
 
     /// Whether each recorded folder is still the folder recorded, with the time it was
     /// published with: then no name in it was added, removed or renamed since.
     fileprivate func foldersAreIntact(below root: OpenFolder) -> Bool {
-        guard let folders, folders[""] != nil else { return false }
+        folders.map { Self.foldersAreIntact($0, below: root) } ?? false
+    }
+
+    private static func foldersAreIntact(_ folders: [String: Folder], below root: OpenFolder) -> Bool {
+        guard folders[""] != nil else { return false }
         return folders.allSatisfy { path, folder in
-            Self.folderStat(path.isEmpty ? "." : path, in: root.descriptor) == folder
+            folderStat(path.isEmpty ? "." : path, in: root.descriptor) == folder
         }
     }
 
@@ -550,14 +573,39 @@ extension Manifest {
     /// The manifest in `data`; `nil` for another format or any line that does not read.
     /// Read as bytes, a line at a time (splitting the text into Characters took a cron run 0.15 s).
     init?(text data: Data, keepingLinesOf kind: RecordKind? = nil) {
-        guard var manifest = data.withUnsafeBytes({ Self.read(Lines($0.bindMemory(to: UInt8.self)), keepingLinesOf: kind) }) else { return nil }
-        // The lines kept are where they are in the file's bytes: those are kept with them.
-        manifest.fileLines?.bytes = data
-        manifest.folderLines?.bytes = data
-        self = manifest
+        guard let read = Self.records(in: data, keepingLinesOf: kind, file: { $0 }) else { return nil }
+        self.init(output: read.output, files: read.files, folders: read.folders.isEmpty ? nil : read.folders, input: read.input)
+        fileLines = read.fileLines
+        folderLines = read.folderLines
     }
 
-    private static func read(_ lines: Lines, keepingLinesOf kind: RecordKind?) -> Manifest? {
+    /// What a manifest's file records, each file's record made by `file` from its line's
+    /// entry; a path is passed through `share` (by kind) before it is kept.
+    private struct Records<FileRecord> {
+        var output: String
+        var input: Fingerprint?
+        var files: [String: FileRecord]
+        var folders: [String: Folder]
+        var fileLines: RecordLines?
+        var folderLines: RecordLines?
+    }
+
+    /// The records in `data`, with the lines of `kind` kept where they are in its bytes (which
+    /// they keep); `nil` for another format or any line that does not read.
+    private static func records<FileRecord>(
+        in data: Data, keepingLinesOf kind: RecordKind?, file record: (Entry) -> FileRecord,
+        share: (String, RecordKind) -> String = { path, _ in path }
+    ) -> Records<FileRecord>? {
+        guard var read = data.withUnsafeBytes({
+            Self.read(Lines($0.bindMemory(to: UInt8.self)), keepingLinesOf: kind, file: record, share: share)
+        }) else { return nil }
+        read.fileLines?.bytes = data
+        read.folderLines?.bytes = data
+        return read
+    }
+
+    private static func read<FileRecord>(_ lines: Lines, keepingLinesOf kind: RecordKind?, file record: (Entry) -> FileRecord,
+                                         share: (String, RecordKind) -> String) -> Records<FileRecord>? {
         var lines = lines
         guard let header = lines.next(), header.elementsEqual(Self.header.utf8),
               let outputLine = lines.next(), outputLine.starts(with: "output ".utf8),
@@ -571,7 +619,7 @@ extension Manifest {
         }
         // Room for the records first: growing a dictionary to ten thousand of them hashes each again, several times.
         let counts = lines.recordCounts
-        var files: [String: Entry] = [:]
+        var files: [String: FileRecord] = [:]
         files.reserveCapacity(counts.files)
         var folders: [String: Folder] = [:]
         folders.reserveCapacity(counts.folders)
@@ -582,14 +630,16 @@ extension Manifest {
                 var fields = Fields(line.dropFirst("file ".count))
                 guard let hex = fields.next(), let fingerprint = Fingerprint(hex: UnsafeBufferPointer(rebasing: hex)), let inode = fields.number(UInt64.self),
                       let size = fields.number(Int64.self), let modified = fields.number(Int64.self),
-                      let path = unescape(fields.rest), !path.isEmpty
+                      let read = unescape(fields.rest), !read.isEmpty
                 else { return nil }
-                files[path] = Entry(fingerprint: fingerprint, inode: inode, size: size, modified: modified)
+                let path = share(read, .files)
+                files[path] = record(Entry(fingerprint: fingerprint, inode: inode, size: size, modified: modified))
                 fileLines?.append(line, path: path)
             } else if line.starts(with: "folder ".utf8) {
                 var fields = Fields(line.dropFirst("folder ".count))
-                guard let inode = fields.number(UInt64.self), let modified = fields.number(Int64.self), let path = unescape(fields.rest)
+                guard let inode = fields.number(UInt64.self), let modified = fields.number(Int64.self), let read = unescape(fields.rest)
                 else { return nil }
+                let path = share(read, .folders)
                 folders[path] = Folder(inode: inode, modified: modified)
                 folderLines?.append(line, path: path)
             } else {
@@ -598,11 +648,10 @@ extension Manifest {
         }
         // Every line ends with a line break, the last one too.
         guard lines.endedWithLineBreak, let output = unescape(outputLine.dropFirst("output ".count)) else { return nil }
-        var manifest = Manifest(output: output, files: files, folders: folders.isEmpty ? nil : folders, input: input)
         // A path recorded twice has its last line's record: only lines of distinct paths are copied.
-        manifest.fileLines = fileLines.flatMap { $0.count == files.count ? $0 : nil }
-        manifest.folderLines = folderLines.flatMap { $0.count == folders.count ? $0 : nil }
-        return manifest
+        return Records(output: output, input: input, files: files, folders: folders,
+                       fileLines: fileLines.flatMap { $0.count == files.count ? $0 : nil },
+                       folderLines: folderLines.flatMap { $0.count == folders.count ? $0 : nil })
     }
 
     /// The lines of the file's bytes, without their line breaks.

@@ -19,11 +19,11 @@ package struct PreviousSite: Sendable {
 
     /// Examines the folder at `site` against the record at `record`, made for the site published
     /// as `output`; `nil` when the folder cannot be opened. The record is left where it is: the
-    /// staging writer removes it once the folder is about to change.
-    package static func examine(_ site: URL, record: URL, output: URL) -> PreviousSite? {
+    /// staging writer removes it once the folder is about to change. The paths the last
+    /// manifest (`last`) records too are kept as its own (`Manifest.listing(from:output:of:sharingPathsWith:)`).
+    package static func examine(_ site: URL, record: URL, output: URL, sharingPathsWith last: Manifest? = nil) -> PreviousSite? {
         guard let folder = OpenFolder(site) else { return nil }
-        let manifest = Manifest.load(from: record, output: output, keepingLinesOf: .folders)
-        return PreviousSite(folder: folder, listing: manifest?.listing(of: folder))
+        return PreviousSite(folder: folder, listing: Manifest.listing(from: record, output: output, of: folder, sharingPathsWith: last))
     }
 
     /// What the folder holds, from its record, when the record described it and `staging` is

@@ -288,7 +288,13 @@ package struct Publisher: Sendable {
     /// What a reused staging folder kept when it was pruned: each kept file's inode (as its
     /// folder lists it), and the kept folders.
     package struct Kept: Sendable {
+        /// The files kept and their inodes, when the folders were read (not from the record).
         package var files: [String: UInt64] = [:]
+        /// The files as the folder's record has them, when the record was used instead of
+        /// reading its folders: every one was kept but `removedFiles`. Looked up there, not
+        /// copied into `files` (at 100,000 files a table of 6 MB).
+        var recordedFiles: [String: UInt64]?
+        var removedFiles: Set<String> = []
         /// The folders kept, when they were read (not from the record).
         package var folders: Set<String> = []
         /// The folders as the folder's record has them (inode and time), when the record was used
@@ -303,6 +309,12 @@ package struct Publisher: Sendable {
         package var removed: [String] = []
         /// The recorded folders pruning removed.
         var removedFolders: Set<String> = []
+
+        /// The inode of the file kept at `path`; `nil` when none was.
+        package func inode(of path: String) -> UInt64? {
+            guard let recordedFiles else { return files[path] }
+            return removedFiles.isEmpty || !removedFiles.contains(path) ? recordedFiles[path] : nil
+        }
 
         /// Whether the folder at `path` was kept: from the record, one it lists and pruning did
         /// not remove (not a set of ten thousand kept folders made for the handful of files
@@ -350,13 +362,11 @@ package struct Publisher: Sendable {
 
     /// `prune` from a listing known to be what the folder holds (the marker, unlisted, is always kept).
     private static func prune(_ root: String, keeping files: Set<String>, folders: Set<String>, listing: Manifest.Listing) -> Kept {
-        var kept = Kept(recordedFolders: listing.folders, recordedFolderLines: listing.folderLines)
-        // The listing's inodes mapped in place (its layout kept, no path hashed again), less the
-        // few files the new site lacks.
-        kept.files = listing.files.mapValues(\.inode)
+        var kept = Kept(recordedFiles: listing.files, recordedFolders: listing.folders, recordedFolderLines: listing.folderLines)
+        // The listing's files, less the few the new site lacks.
         for path in listing.files.keys where !files.contains(path) {
             _ = unlink(root + "/" + path)
-            kept.files[path] = nil
+            kept.removedFiles.insert(path)
             kept.removed.append(path)
         }
         let removed = listing.folders.keys.filter { !$0.isEmpty && !folders.contains($0) }

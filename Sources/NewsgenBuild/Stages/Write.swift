@@ -61,7 +61,7 @@ package struct Write: BuildStep {
             // (looked up on both cores: ten thousand paths in two dictionaries).
             let published = self.published
             let linked = Parallel.inParts(site.carried) { part in
-                part.filter { path in kept.files[path].map { $0 != published[path]?.inode } ?? true }
+                part.filter { path in kept.inode(of: path).map { $0 != published[path]?.inode } ?? true }
             }
             try await carry(linked, to: staging, existing: kept.holdsFolder)
             return Staged(folder: staging, summary: summary, carried: site.carried.count,
