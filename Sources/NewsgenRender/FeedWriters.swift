@@ -348,7 +348,7 @@ package enum SitemapWriter {
         switch file.body {
         case .urls(let pages):
             var xml = OutputBuffer(capacity: 128 + pages.count * bytesPerURL)
-            xml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"\(namespace)\">\n")
+            xml.append(XMLWriter.declaration + "<urlset xmlns=\"\(namespace)\">\n")
             // The base once, not asked of the URL for each of ten thousand pages.
             let base = XMLWriter.escape(context.absolute(""), quotes: false)
             for page in pages {

@@ -57,7 +57,7 @@ package struct CarryIndex: Sendable {
     private let fingerprint: @Sendable (String) -> Fingerprint?
 
     package init(fingerprints: [String: Fingerprint]) {
-        self.init { fingerprints[$0] }
+        self.init(lookingUp: { fingerprints[$0] })
     }
 
     /// An index that looks each path up where the record keeps it (the manifest's table of

@@ -8,8 +8,11 @@ package struct XMLWriter {
     private var output: [UInt8] = []
     private var stack: [String] = []
 
+    /// The XML declaration every document begins with, and its line break.
+    package static let declaration = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+
     package init() {
-        append(#"<?xml version="1.0" encoding="UTF-8"?>"# + "\n")
+        append(Self.declaration)
     }
 
     /// Opens an element; attributes with `nil` values are left out.

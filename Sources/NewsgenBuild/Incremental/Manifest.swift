@@ -187,7 +187,7 @@ package struct Manifest: Sendable, Equatable {
         // The recorded fingerprints, less those of files changed since (seldom any), looked up
         // in the record's own table rather than copied into one of their own.
         let (files, gone) = (files, Set(changed))
-        let carry = CarryIndex { path in gone.isEmpty || !gone.contains(path) ? files[path]?.fingerprint : nil }
+        let carry = CarryIndex(lookingUp: { path in gone.isEmpty || !gone.contains(path) ? files[path]?.fingerprint : nil })
         let filesAreIntact = changed.isEmpty && publisher.holdsMarker()
         return Comparison(manifest: self, carry: carry, filesAreIntact: filesAreIntact,
                           foldersAreIntact: folders ? filesAreIntact && foldersAreIntact(below: output) : nil)
@@ -214,14 +214,23 @@ package struct Manifest: Sendable, Equatable {
     /// 12 MB and 16 MB of text held twice.
     package static func listing(from file: URL, output: URL, of folder: OpenFolder, sharingPathsWith sharing: Manifest? = nil) -> Listing? {
         guard let data = mapped(file),
-              let read = records(in: data, keepingLinesOf: .folders, file: \.inode, share: { path, kind in
-                  let known = kind == .files ? sharing?.files.index(forKey: path).flatMap { sharing?.files.keys[$0] }
-                      : sharing?.folders?.index(forKey: path).flatMap { sharing?.folders?.keys[$0] }
-                  return known ?? path
-              }),
+              let read = records(in: data, keepingLinesOf: .folders, file: \.inode, share: { path(of: $0, as: $1, keptBy: sharing) }),
               read.output == output.standardizedFileURL.path, foldersAreIntact(read.folders, below: folder)
         else { return nil }
         return Listing(files: read.files, folders: read.folders, folderLines: read.folderLines)
+    }
+
+    /// `path` as the manifest `sharing` keeps it when it records it as a record of `kind` (the
+    /// same text, held once), else `path` itself.
+    private static func path(of path: String, as kind: RecordKind, keptBy sharing: Manifest?) -> String {
+        switch kind {
+        case .files:
+            guard let files = sharing?.files, let place = files.index(forKey: path) else { return path }
+            return files.keys[place]
+        case .folders:
+            guard let folders = sharing?.folders, let place = folders.index(forKey: path) else { return path }
+            return folders.keys[place]
+        }
     }
 
     /// Whether each recorded folder is still the folder recorded, with the time it was
