@@ -6,7 +6,6 @@ import NewsgenXML
 struct FeedList: Sendable {
     struct Entry: Sendable {
         var article: Article
-        var sourceName: String?
         /// Where the entry links when the article has no URL of its own (its source's page).
         var fallbackLink: String
     }

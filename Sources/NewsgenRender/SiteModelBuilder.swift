@@ -678,7 +678,7 @@ final class SiteModelBuilder: Sendable {
         articles.map { article in
             let source = sourcesByID[article.sourceID]
             let fallback = source.map { SitePaths.sourcePage($0.id) } ?? SitePaths.headlinesPage
-            return FeedList.Entry(article: article, sourceName: source?.name, fallbackLink: content.config.baseURL.absoluteString + fallback)
+            return FeedList.Entry(article: article, fallbackLink: content.config.baseURL.absoluteString + fallback)
         }
     }
 

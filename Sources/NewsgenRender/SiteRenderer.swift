@@ -445,7 +445,6 @@ package struct SiteRenderer {
             hasher.add(list.entries.count)
             for entry in list.entries {
                 hasher.add(digestOf: entry.article)
-                hasher.add(entry.sourceName)
                 hasher.add(entry.fallbackLink)
             }
         }

@@ -127,7 +127,7 @@ struct JSONFeedWriterTests {
                         categories: Bool.random(using: &generator) ? [] : (0..<Int.random(in: 1...3, using: &generator)).map { _ in text() },
                         content: maybe(text()), outlet: maybe(text())
                     ),
-                    sourceName: maybe(text()), fallbackLink: "https://site.example/sources/s/"
+                    fallbackLink: "https://site.example/sources/s/"
                 )
             }
             let list = FeedList(title: text(), description: text(), pagePath: "sources/s/", feedPath: "feeds/sources/s",
