@@ -16,6 +16,8 @@
 #include <libxml/xmlIO.h>
 #include <libxml/relaxng.h>
 #include <libxml/xmlreader.h>
+#include <libxml/parserInternals.h>
+#include <string.h>
 
 /* newsgen reads libxml2's strings in place and never receives one it must free. Code that
  * does (xmlNodeGetContent, xmlGetProp) must free it through an inline wrapper here: xmlFree
@@ -30,6 +32,33 @@ static inline xmlParserInputPtr newsgen_refuseExternalEntity(const char *url, co
 
 static inline void newsgen_installEntityLoaderGuard(void) {
     xmlSetExternalEntityLoader(newsgen_refuseExternalEntity);
+}
+
+/// Reads `size` bytes of XML strictly with libxml2's SAX2 parser, building nothing: `start` and
+/// `end` are called for each element's tags and `error` for each diagnostic, each with the
+/// parser's context, whose `_private` is `state` (the context's `input->line` is the line the
+/// parser is on). Returns 1 when the document is well-formed, 0 when not, -1 when libxml2 could
+/// not start.
+static inline int newsgen_scanElements(const char *bytes, int size, int options, void *state,
+                                       startElementNsSAX2Func start, endElementNsSAX2Func end,
+                                       xmlStructuredErrorFunc error) {
+    xmlParserCtxtPtr context = xmlCreateMemoryParserCtxt(bytes, size);
+    if (context == NULL) return -1;
+    xmlSAXHandler handler;
+    memset(&handler, 0, sizeof handler);
+    handler.initialized = XML_SAX2_MAGIC;
+    handler.startElementNs = start;
+    handler.endElementNs = end;
+    handler.serror = error;
+    memcpy(context->sax, &handler, sizeof handler);
+    context->userData = context;
+    context->_private = state;
+    xmlCtxtUseOptions(context, options);
+    xmlParseDocument(context);
+    int wellFormed = context->wellFormed;
+    if (context->myDoc != NULL) xmlFreeDoc(context->myDoc);
+    xmlFreeParserCtxt(context);
+    return wellFormed;
 }
 
 #endif

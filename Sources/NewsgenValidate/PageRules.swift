@@ -15,7 +15,7 @@ struct PageRules {
     /// Where the site is served, when known: absolute feed links under it count as local.
     let baseURL: URL?
 
-    /// Reads the page once with libxml2's streaming reader (no tree is built: an archive page of
+    /// Reads the page once with libxml2's SAX2 parser (no tree is built: an archive page of
     /// thousands of stories would otherwise be held twice, as libxml2's tree and as a copy) and
     /// checks every element as its start tag is read, reading in place only the names and
     /// attributes the rules look at. A page that is not well-formed gets its syntax errors only,
@@ -24,7 +24,7 @@ struct PageRules {
         var rulesFound = problems
         var walk = Walk()
         let syntax = data.withUnsafeBytes { bytes in
-            LibXML.scanElements(bytes, url: path) { element, depth in
+            LibXML.scanElements(bytes) { element, depth in
                 walk.visit(element, depth: depth, rules: self, problems: &rulesFound)
             }
         }

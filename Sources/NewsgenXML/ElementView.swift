@@ -1,33 +1,86 @@
 import CLibXML2
 
-/// An element as libxml2's reader holds it while a scan visits it (`LibXML.scanElements`,
-/// `LibXML.checkStreaming`):
-/// its name and attributes are read in place, and copied only when asked for. It is valid only
-/// during the visit; `element` copies what outlives it.
+/// An element while a scan visits it (`LibXML.scanElements`, `LibXML.checkStreaming`), as
+/// libxml2's reader holds it or as its SAX2 parser hands over its start tag: its name and
+/// attributes are read in place, and copied only when asked for. It is valid only during the
+/// visit; `element` copies what outlives it.
 package struct ElementView {
-    fileprivate let node: xmlNodePtr
-
-    init(node: xmlNodePtr) {
-        self.node = node
+    private enum Source {
+        /// A node of libxml2's streaming reader.
+        case node(xmlNodePtr)
+        /// A start tag as libxml2's SAX2 parser passes it.
+        case tag(StartTag)
     }
 
-    /// The line of its start tag.
-    package var line: Int { Int(xmlGetLineNo(node)) }
+    /// A start tag from libxml2's SAX2 parser: its local name, namespace, and its attributes as
+    /// five pointers each (local name, prefix, namespace, value, end of the value), the values
+    /// with each `&` written as `&#38;` (libxml2 leaves that one reference for a tree to decode).
+    struct StartTag {
+        var name: UnsafePointer<xmlChar>
+        var namespace: UnsafePointer<xmlChar>?
+        var attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+        var attributeCount: Int
+        var line: Int
+    }
+
+    private let source: Source
+
+    init(node: xmlNodePtr) {
+        source = .node(node)
+    }
+
+    init(tag: StartTag) {
+        source = .tag(tag)
+    }
+
+    /// The line of its start tag (where the tag ends, for one over several lines).
+    package var line: Int {
+        switch source {
+        case .node(let node): Int(xmlGetLineNo(node))
+        case .tag(let tag): tag.line
+        }
+    }
 
     /// Its local name.
-    package var name: String { LibXML.string(node.pointee.name) ?? "" }
+    package var name: String { LibXML.string(namePointer) ?? "" }
 
     /// Whether its local name is `name` (read in place).
     package func isNamed(_ name: StaticString) -> Bool {
-        Self.equal(node.pointee.name, name)
+        Self.equal(namePointer, name)
+    }
+
+    private var namePointer: UnsafePointer<xmlChar>? {
+        switch source {
+        case .node(let node): node.pointee.name
+        case .tag(let tag): tag.name
+        }
     }
 
     /// Its name, namespace, attributes and line, copied.
-    package var element: XMLElement { LibXML.shallowElement(node) }
+    package var element: XMLElement {
+        switch source {
+        case .node(let node):
+            return LibXML.shallowElement(node)
+        case .tag(let tag):
+            var element = XMLElement(name: LibXML.string(tag.name) ?? "", namespace: LibXML.string(tag.namespace), line: tag.line)
+            for index in 0..<tag.attributeCount {
+                guard let fields = tag.attributes?.advanced(by: 5 * index) else { break }
+                element.attributes.append(.init(
+                    name: LibXML.string(fields[0]) ?? "",
+                    namespace: LibXML.string(fields[2]),
+                    value: String(decoding: Self.decoded(Array(Self.rawValue(fields))), as: UTF8.self)
+                ))
+            }
+            return element
+        }
+    }
 
     /// Whether it has the attribute `name` (in no namespace).
     package func hasAttribute(_ name: StaticString) -> Bool {
-        attributeNode(name) != nil
+        switch source {
+        case .node: attributeNode(name) != nil
+        case .tag(let tag): Self.attributeFields(name, of: tag) != nil
+        }
     }
 
     /// The value of the attribute `name` (in no namespace).
@@ -38,22 +91,66 @@ package struct ElementView {
     /// Calls `body` with the UTF-8 bytes of the attribute `name` (in no namespace), in place when
     /// libxml2 holds the value as one text; `nil` without the attribute.
     package func withAttribute<Result>(_ name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-        guard let attribute = attributeNode(name) else { return nil }
-        guard let text = attribute.pointee.children else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
-        if text.pointee.next == nil, let content = text.pointee.content {
-            return body(UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content))))
+        switch source {
+        case .node:
+            guard let attribute = attributeNode(name) else { return nil }
+            guard let text = attribute.pointee.children else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+            if text.pointee.next == nil, let content = text.pointee.content {
+                return body(UnsafeBufferPointer(start: content, count: Int(xmlStrlen(content))))
+            }
+            var copied = LibXML.copyText(of: text)
+            return copied.withUTF8(body)
+        case .tag(let tag):
+            guard let fields = Self.attributeFields(name, of: tag) else { return nil }
+            let raw = Self.rawValue(fields)
+            guard raw.contains(UInt8(ascii: "&")) else { return body(raw) }
+            return Self.decoded(Array(raw)).withUnsafeBufferPointer(body)
         }
-        var copied = LibXML.copyText(of: text)
-        return copied.withUTF8(body)
     }
 
     private func attributeNode(_ name: StaticString) -> xmlAttrPtr? {
+        guard case .node(let node) = source else { return nil }
         var attribute = node.pointee.properties
         while let current = attribute {
             if current.pointee.ns == nil && Self.equal(current.pointee.name, name) { return current }
             attribute = current.pointee.next
         }
         return nil
+    }
+
+    /// The five fields of the start tag's attribute `name` in no namespace.
+    private static func attributeFields(_ name: StaticString, of tag: StartTag) -> UnsafeMutablePointer<UnsafePointer<xmlChar>?>? {
+        guard let attributes = tag.attributes else { return nil }
+        for index in 0..<tag.attributeCount {
+            let fields = attributes.advanced(by: 5 * index)
+            if fields[2] == nil && equal(fields[0], name) { return fields }
+        }
+        return nil
+    }
+
+    /// An attribute's value as the SAX2 parser passes it, `&` still written `&#38;`.
+    private static func rawValue(_ fields: UnsafeMutablePointer<UnsafePointer<xmlChar>?>) -> UnsafeBufferPointer<UInt8> {
+        guard let start = fields[3], let end = fields[4] else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: start, count: end - start)
+    }
+
+    /// `bytes` with each `&#38;` turned back into the `&` it stands for. libxml2 writes every
+    /// `&` of a value that way and no other reference, so each one found, left to right, is one.
+    static func decoded(_ bytes: [UInt8]) -> [UInt8] {
+        let reference = Array("&#38;".utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "&"), bytes[index...].starts(with: reference) {
+                result.append(UInt8(ascii: "&"))
+                index += reference.count
+            } else {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        return result
     }
 
     /// Whether libxml2's NUL-terminated `text` is `name`.
