@@ -35,26 +35,31 @@ static inline void newsgen_installEntityLoaderGuard(void) {
 }
 
 /// Reads `size` bytes of XML strictly with libxml2's SAX2 parser, building nothing: `start` and
-/// `end` are called for each element's tags and `error` for each diagnostic, each with the
-/// parser's context, whose `_private` is `state` (the context's `input->line` is the line the
-/// parser is on). Returns 1 when the document is well-formed, 0 when not, -1 when libxml2 could
-/// not start.
+/// `end` are called for each element's tags, `entity` for each entity the document type
+/// declares and `error` for each diagnostic, each with the parser's context, whose `_private`
+/// is `state` (the context's `input->line` is the line the parser is on). The bytes are pushed
+/// to the parser 64 KiB at a time, so that it holds no more of them than that (a parser of the
+/// whole buffer copies it first, and at 100,000 stories an archive page is megabytes). Returns
+/// 1 when the document is well-formed, 0 when not, -1 when libxml2 could not start.
 static inline int newsgen_scanElements(const char *bytes, int size, int options, void *state,
                                        startElementNsSAX2Func start, endElementNsSAX2Func end,
-                                       xmlStructuredErrorFunc error) {
-    xmlParserCtxtPtr context = xmlCreateMemoryParserCtxt(bytes, size);
-    if (context == NULL) return -1;
+                                       entityDeclSAXFunc entity, xmlStructuredErrorFunc error) {
     xmlSAXHandler handler;
     memset(&handler, 0, sizeof handler);
     handler.initialized = XML_SAX2_MAGIC;
     handler.startElementNs = start;
     handler.endElementNs = end;
+    handler.entityDecl = entity;
     handler.serror = error;
-    memcpy(context->sax, &handler, sizeof handler);
-    context->userData = context;
+    xmlParserCtxtPtr context = xmlCreatePushParserCtxt(&handler, NULL, NULL, 0, NULL);
+    if (context == NULL) return -1;
     context->_private = state;
     xmlCtxtUseOptions(context, options);
-    xmlParseDocument(context);
+    const int chunk = 64 * 1024;
+    for (int offset = 0; offset < size; offset += chunk) {
+        xmlParseChunk(context, bytes + offset, size - offset < chunk ? size - offset : chunk, 0);
+    }
+    xmlParseChunk(context, NULL, 0, 1);
     int wellFormed = context->wellFormed;
     if (context->myDoc != NULL) xmlFreeDoc(context->myDoc);
     xmlFreeParserCtxt(context);

@@ -75,7 +75,7 @@ package enum LibXML {
                 withExtendedLifetime(scan) {
                     _ = newsgen_scanElements(base.assumingMemoryBound(to: CChar.self), Int32(clamping: bytes.count), options,
                                              Unmanaged.passUnretained(scan).toOpaque(),
-                                             ElementScan.start, ElementScan.end, ElementScan.record)
+                                             ElementScan.start, ElementScan.end, ElementScan.declare, ElementScan.record)
                 }
             }
             return scan.collector.diagnostics.filter { $0.severity != .warning }
@@ -83,8 +83,9 @@ package enum LibXML {
     }
 
     /// What `scanElements` keeps while libxml2's SAX2 parser reads a document: the visit, the
-    /// depth of the next element, and the diagnostics up to the first fatal error (after it
-    /// the parser calls nothing more but goes on reporting what follows from it).
+    /// depth of the next element, and the diagnostics up to the first fatal one (after a fatal
+    /// error the parser visits nothing more but goes on reporting what follows from it, and
+    /// after an entity's declaration it would go on visiting: both are ignored).
     private final class ElementScan {
         let visit: (ElementView, Int) -> Void
         let collector = DiagnosticCollector()
@@ -103,7 +104,7 @@ package enum LibXML {
         }
 
         static let start: startElementNsSAX2Func = { context, name, _, namespace, _, _, attributeCount, _, attributes in
-            guard let (scan, parser) = of(context), let name else { return }
+            guard let (scan, parser) = of(context), !scan.halted, let name else { return }
             let line = parser.pointee.input.map { Int($0.pointee.line) } ?? 0
             let tag = ElementView.StartTag(name: name, namespace: namespace,
                                            attributes: attributes.map { UnsafeMutablePointer(mutating: $0) },
@@ -115,6 +116,20 @@ package enum LibXML {
         static let end: endElementNsSAX2Func = { context, _, _, _ in
             guard let (scan, _) = of(context) else { return }
             scan.depth -= 1
+        }
+
+        /// An entity the page's `<!DOCTYPE>` declares ends the scan: HTML has no such
+        /// declarations (the W3C's checker rejects them), and libxml2's SAX2 parser, given no
+        /// tree to keep them in, would leave their references in attribute values unread.
+        static let declare: entityDeclSAXFunc = { context, name, _, _, _, _ in
+            guard let (scan, parser) = of(context), !scan.halted else { return }
+            let entity = LibXML.string(name) ?? ""
+            scan.collector.append(XMLDiagnostic(
+                line: parser.pointee.input.map { Int($0.pointee.line) } ?? 0,
+                column: parser.pointee.input.map { Int($0.pointee.col) } ?? 0,
+                message: "the <!DOCTYPE> declares the entity '\(entity)', which an HTML page cannot: write the character or a character reference (&#...;) instead",
+                severity: .fatal))
+            scan.halted = true
         }
 
         static let record: xmlStructuredErrorFunc = { context, error in

@@ -101,6 +101,22 @@ struct ElementScanTests {
         #expect(Self.scanned("<html><p>unclosed</html>").visits.map(\.name) == ["html", "p"])
     }
 
+    @Test("a page whose <!DOCTYPE> declares an entity is refused there; one that declares none is read as the reader reads it")
+    func declaredEntities() {
+        let declaring = Self.page.replacingOccurrences(of: "<!DOCTYPE html>", with: "<!DOCTYPE html [\n<!ENTITY top \"a.html\">\n]>")
+            .replacingOccurrences(of: "href=\"x\"", with: "href=\"&top;\"")
+        let scan = Self.scanned(declaring)
+        #expect(scan.syntax.count == 1)
+        #expect(scan.syntax.first?.message.hasPrefix("the <!DOCTYPE> declares the entity 'top'") == true, "\(scan.syntax)")
+        #expect(scan.syntax.first?.line == 2)
+        #expect(scan.visits.isEmpty)
+        #expect(Self.read(declaring).visits.first { $0.href == "a.html" } != nil, "the reader decodes it")
+
+        let legacy = Self.page.replacingOccurrences(of: "<!DOCTYPE html>", with: "<!DOCTYPE html SYSTEM \"about:legacy-compat\">")
+        #expect(Self.scanned(legacy).syntax.isEmpty)
+        #expect(Self.scanned(legacy).visits == Self.read(legacy).visits)
+    }
+
     @Test("a value's references to & are decoded left to right, each once")
     func ampersands() {
         for (written, value) in [("&amp;", "&"), ("&amp;amp;", "&amp;"), ("&amp;#38;", "&#38;"), ("&#38;#38;", "&#38;"),
