@@ -16,7 +16,6 @@
 #include <libxml/xmlIO.h>
 #include <libxml/relaxng.h>
 #include <libxml/xmlreader.h>
-#include <libxml/parserInternals.h>
 #include <string.h>
 
 /* newsgen reads libxml2's strings in place and never receives one it must free. Code that
