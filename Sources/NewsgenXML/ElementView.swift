@@ -68,7 +68,7 @@ package struct ElementView {
                 element.attributes.append(.init(
                     name: LibXML.string(fields[0]) ?? "",
                     namespace: LibXML.string(fields[2]),
-                    value: String(decoding: Self.decoded(Array(Self.rawValue(fields))), as: UTF8.self)
+                    value: Self.withValue(fields) { String(decoding: $0, as: UTF8.self) }
                 ))
             }
             return element
@@ -102,9 +102,7 @@ package struct ElementView {
             return copied.withUTF8(body)
         case .tag(let tag):
             guard let fields = Self.attributeFields(name, of: tag) else { return nil }
-            let raw = Self.rawValue(fields)
-            guard raw.contains(UInt8(ascii: "&")) else { return body(raw) }
-            return Self.decoded(Array(raw)).withUnsafeBufferPointer(body)
+            return Self.withValue(fields, body)
         }
     }
 
@@ -128,15 +126,19 @@ package struct ElementView {
         return nil
     }
 
-    /// An attribute's value as the SAX2 parser passes it, `&` still written `&#38;`.
-    private static func rawValue(_ fields: UnsafeMutablePointer<UnsafePointer<xmlChar>?>) -> UnsafeBufferPointer<UInt8> {
-        guard let start = fields[3], let end = fields[4] else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return UnsafeBufferPointer(start: start, count: end - start)
+    /// Calls `body` with the value of the attribute whose five fields are `fields`: in place, or
+    /// decoded when the SAX2 parser wrote an `&` in it as `&#38;`.
+    private static func withValue<Result>(_ fields: UnsafeMutablePointer<UnsafePointer<xmlChar>?>,
+                                          _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        guard let start = fields[3], let end = fields[4] else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        let raw = UnsafeBufferPointer(start: start, count: end - start)
+        guard raw.contains(UInt8(ascii: "&")) else { return body(raw) }
+        return decoded(Array(raw)).withUnsafeBufferPointer(body)
     }
 
     /// `bytes` with each `&#38;` turned back into the `&` it stands for. libxml2 writes every
     /// `&` of a value that way and no other reference, so each one found, left to right, is one.
-    static func decoded(_ bytes: [UInt8]) -> [UInt8] {
+    private static func decoded(_ bytes: [UInt8]) -> [UInt8] {
         let reference = Array("&#38;".utf8)
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)

@@ -103,12 +103,17 @@ package enum LibXML {
             return (Unmanaged<ElementScan>.fromOpaque(scan).takeUnretainedValue(), context)
         }
 
+        /// Where the parser is in its input: line and column.
+        static func position(of parser: xmlParserCtxtPtr) -> (line: Int, column: Int) {
+            guard let input = parser.pointee.input else { return (0, 0) }
+            return (Int(input.pointee.line), Int(input.pointee.col))
+        }
+
         static let start: startElementNsSAX2Func = { context, name, _, namespace, _, _, attributeCount, _, attributes in
             guard let (scan, parser) = of(context), !scan.halted, let name else { return }
-            let line = parser.pointee.input.map { Int($0.pointee.line) } ?? 0
             let tag = ElementView.StartTag(name: name, namespace: namespace,
                                            attributes: attributes.map { UnsafeMutablePointer(mutating: $0) },
-                                           attributeCount: Int(attributeCount), line: line)
+                                           attributeCount: Int(attributeCount), line: position(of: parser).line)
             scan.visit(ElementView(tag: tag), scan.depth)
             scan.depth += 1
         }
@@ -124,9 +129,9 @@ package enum LibXML {
         static let declare: entityDeclSAXFunc = { context, name, _, _, _, _ in
             guard let (scan, parser) = of(context), !scan.halted else { return }
             let entity = LibXML.string(name) ?? ""
+            let (line, column) = position(of: parser)
             scan.collector.append(XMLDiagnostic(
-                line: parser.pointee.input.map { Int($0.pointee.line) } ?? 0,
-                column: parser.pointee.input.map { Int($0.pointee.col) } ?? 0,
+                line: line, column: column,
                 message: "the <!DOCTYPE> declares the entity '\(entity)', which an HTML page cannot: write the character or a character reference (&#...;) instead",
                 severity: .fatal))
             scan.halted = true
