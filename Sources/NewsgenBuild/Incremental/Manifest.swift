@@ -106,17 +106,15 @@ package struct Manifest: Sendable, Equatable {
     /// allocated nor copied (reading the last manifest and the previous site's record, 3 MB
     /// each at ten thousand stories, touched 1,500 pages of new memory in a new-story build).
     /// newsgen replaces a manifest by renaming another onto it, never by writing into it, so
-    /// the bytes mapped stay as they were read.
+    /// the bytes mapped stay as they were read. Once read, the file's pages are handed back
+    /// (`MappedFile.releasePages`): the lines kept are read again, from the page cache, only
+    /// when the next manifest is written.
     package static func load(from file: URL, output: URL, keepingLinesOf kind: RecordKind? = nil) -> Manifest? {
-        guard let data = mapped(file), let manifest = Manifest(text: data, keepingLinesOf: kind),
-              manifest.output == output.standardizedFileURL.path
+        guard let mapped = MappedFile(file) else { return nil }
+        defer { mapped.releasePages() }
+        guard let manifest = Manifest(text: mapped.bytes, keepingLinesOf: kind), manifest.output == output.standardizedFileURL.path
         else { return nil }
         return manifest
-    }
-
-    /// The bytes of the file at `file`, mapped into memory when it can be (`load`).
-    private static func mapped(_ file: URL) -> Data? {
-        (try? Data(contentsOf: file, options: .alwaysMapped)) ?? FileManager.default.contents(atPath: file.path)
     }
 
     /// Writes the manifest atomically (a temporary file renamed into place), and removes the
@@ -213,8 +211,9 @@ package struct Manifest: Sendable, Equatable {
     /// the last manifest name nearly the same paths, and at 100,000 files those were a table of
     /// 12 MB and 16 MB of text held twice.
     package static func listing(from file: URL, output: URL, of folder: OpenFolder, sharingPathsWith sharing: Manifest? = nil) -> Listing? {
-        guard let data = mapped(file),
-              let read = records(in: data, keepingLinesOf: .folders, file: \.inode, share: { path(of: $0, as: $1, keptBy: sharing) }),
+        guard let mapped = MappedFile(file) else { return nil }
+        defer { mapped.releasePages() }
+        guard let read = records(in: mapped.bytes, keepingLinesOf: .folders, file: \.inode, share: { path(of: $0, as: $1, keptBy: sharing) }),
               read.output == output.standardizedFileURL.path, foldersAreIntact(read.folders, below: folder)
         else { return nil }
         return Listing(files: read.files, folders: read.folders, folderLines: read.folderLines)
