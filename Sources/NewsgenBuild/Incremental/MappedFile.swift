@@ -9,8 +9,8 @@ import Foundation
 /// build's end, and a page mapped from the page cache is neither allocated nor copied. Once a
 /// manifest is read, the pages that reading touched are handed back (`releasePages`): they
 /// counted in the process's memory through the whole build for nothing, two manifests of 28 MB
-/// each at 100,000 stories, and a cron run of that site peaked at 445 MiB with them, 395 without
-/// (BENCHMARKS.md, "The manifests' pages").
+/// each at 100,000 stories, and a cron run of that site peaked at 445–449 MiB with them, 393–395
+/// without (BENCHMARKS.md, "Step 147").
 struct MappedFile: Sendable {
     /// The file's bytes.
     let bytes: Data
