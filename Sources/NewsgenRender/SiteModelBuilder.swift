@@ -125,10 +125,13 @@ final class SiteModelBuilder: Sendable {
         }
     }
 
+    /// The most characters a story's slug takes from its title's words.
+    static let slugWordsLimit = 50
+
     /// The slug of each story's page, in order: its title's words and a digest of its id.
     static func slugs(of stories: ArraySlice<Article>) -> [String] {
         stories.map { article in
-            let words = Slug.make(article.title, limit: 50)
+            let words = Slug.make(article.title, limit: slugWordsLimit)
             let digest = Slug.digest(article.id).prefix(8)
             return words.isEmpty ? String(digest) : "\(words)-\(digest)"
         }
@@ -500,7 +503,7 @@ final class SiteModelBuilder: Sendable {
         var sortedIndex = [Int](repeating: 0, count: met.count)
         for (position, index) in order.enumerated() { sortedIndex[index] = position }
 
-        var json = JSONBytes(capacity: archive.count * 256)
+        var json = JSONBytes(capacity: Self.searchIndexSize(of: archive, sources: sourceNames, tags: met))
         json.append("{\"articles\":[")
         // The archive is newest first: most stories have the day of the one before.
         var lastDay: (number: Double, text: String)?
@@ -555,6 +558,24 @@ final class SiteModelBuilder: Sendable {
         }
         json.append(",\"version\":2}\n")
         return json.data()
+    }
+
+    /// About how many bytes search.json takes, so that its buffer is made once at about its size:
+    /// each entry's keys, punctuation, day and indices, its title, its slug (the title's first
+    /// words and eight digits), its summary as far as it is kept when its first characters are
+    /// ASCII (a summary in another script may take the buffer past the estimate, which then
+    /// grows), a few bytes a tag; then the tables. A buffer made smaller than its file, at 256
+    /// bytes a story, grew to twice its size near the end of a cron run's largest job, a copy
+    /// that raised the peak of a cron run of 100,000 stories by 16 MiB; one made twice as large
+    /// as needed raised a cold build's by 7 MiB (BENCHMARKS.md, "Step 148").
+    static func searchIndexSize(of stories: [Article], sources: [String], tags: [String]) -> Int {
+        let kept = SiteRenderer.searchSummaryLimit + "…".utf8.count
+        let entries = stories.reduce(0) { total, story in
+            let title = story.title.utf8.count
+            return total + 64 + title + min(title, Self.slugWordsLimit) + min(story.summary.utf8.count, kept) + 4 * story.categories.count
+        }
+        let names = (sources + tags).reduce(0) { $0 + $1.utf8.count + 3 }
+        return entries + names + 128
     }
 
     /// `text` cut to at most `limit` characters at a word's end, with "…" when cut: the words

@@ -175,6 +175,31 @@ struct TagPageTests {
         #expect(articles[1]["x"] == nil, "no summary, no key")
     }
 
+    @Test("search.json's buffer is made at about its size: never smaller for stories in ASCII, whatever their titles, summaries and tags, and at most a third larger")
+    func searchIndexSize() throws {
+        var generator = ArchiveOrderTests.Generator(state: 7)
+        let words = ["harbour", "talks", "resume", "a", "cup", "final", "late", "winner", "markets", "rally", "storm", "warning"]
+        func text(_ count: Int) -> String {
+            (0..<count).map { _ in words[Int(generator.next() % UInt64(words.count))] }.joined(separator: " ")
+        }
+        for count in [1, 40, 700] {
+            let stories = (0..<count).map { number in
+                let tags = (0..<Int(generator.next() % 4)).map { _ in words[Int(generator.next() % UInt64(words.count))].capitalized }
+                return Self.story(number, number % 3 == 0 ? "other" : "wire", text(1 + Int(generator.next() % 16)), tags: tags,
+                                  summary: number % 5 == 0 ? "" : text(Int(generator.next() % 90)))
+            }
+            let config = try config()
+            let reports = config.sources.map { source in
+                SourceReport(config: source, status: .fetched, name: source.id.capitalized, articles: stories.filter { $0.sourceID == source.id })
+            }
+            let model = SiteModelBuilder(content: SiteContent(config: config, sources: reports, favorites: [], readLater: [], generated: Self.start))
+            let bytes = model.searchIndex().count
+            let index = try JSONDecoder().decode(SearchIndex.self, from: model.searchIndex())
+            let estimate = SiteModelBuilder.searchIndexSize(of: model.archive, sources: index.sources, tags: index.tags)
+            #expect(bytes <= estimate && estimate <= bytes * 4 / 3, "\(count) stories: \(bytes) bytes, estimated \(estimate)")
+        }
+    }
+
     /// search.json's shape, as a decoder reads it and `JSONEncoder` writes it.
     struct SearchIndex: Codable {
         struct Entry: Codable {
