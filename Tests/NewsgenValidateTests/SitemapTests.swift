@@ -39,6 +39,17 @@ struct SitemapTests {
         text.components(separatedBy: "<loc>").dropFirst().compactMap { $0.components(separatedBy: "</loc>").first }
     }
 
+    @Test("a sitemap's buffer is made at its very size, whatever the base URL's and the paths' lengths")
+    func bufferSize() throws {
+        for base in ["https://a.example/", "https://news.example.org/a/rather/long/prefix/for/the/whole/site/"] {
+            let context = FeedContext(baseURL: try #require(URL(string: base)), language: "en", siteTitle: "T")
+            for pages in [[], ["index.html"], (1...300).map { "articles/\(String(repeating: "word-", count: $0 % 20))\($0)/" }] {
+                let file = SitemapWriter.File(path: SitePaths.sitemap, body: .urls(pages))
+                #expect(SitemapWriter.bytes(file, context: context).count == SitemapWriter.size(of: pages, base: base), "\(base), \(pages.count) pages")
+            }
+        }
+    }
+
     @Test("up to the limit, one sitemap.xml lists every page")
     func oneFile() throws {
         let pages = (1...10).map { "articles/\($0)/" }
