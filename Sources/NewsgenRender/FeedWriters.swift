@@ -375,14 +375,15 @@ package enum SitemapWriter {
     static let bytesPerURL = 120
 
     private static let urlsetStart = XMLWriter.declaration + "<urlset xmlns=\"\(namespace)\">\n"
-    private static let urlStart = "  <url>\n    <loc>", urlEnd = "</loc>\n  </url>\n", urlsetEnd = "</urlset>\n"
+    private static let urlStart: StaticString = "  <url>\n    <loc>", urlEnd: StaticString = "</loc>\n  </url>\n"
+    private static let urlsetEnd: StaticString = "</urlset>\n"
 
     /// The bytes of the sitemap of `pages` under `base` (escaped), when no page's path needs
     /// escaping (a site's paths are slugs): its buffer is made at that size once. Made at
     /// `bytesPerURL` a URL, a sitemap whose base URL or paths are longer than gencorpus's grew
     /// to twice that, a copy of up to 6 MB a file at 100,000 stories.
     static func size(of pages: [String], base: String) -> Int {
-        let perURL = urlStart.utf8.count + base.utf8.count + urlEnd.utf8.count
-        return pages.reduce(urlsetStart.utf8.count + urlsetEnd.utf8.count) { $0 + perURL + $1.utf8.count }
+        let perURL = urlStart.utf8CodeUnitCount + base.utf8.count + urlEnd.utf8CodeUnitCount
+        return pages.reduce(urlsetStart.utf8.count + urlsetEnd.utf8CodeUnitCount) { $0 + perURL + $1.utf8.count }
     }
 }
