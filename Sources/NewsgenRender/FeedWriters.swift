@@ -339,7 +339,7 @@ package enum SitemapWriter {
     }
 
     /// The file's bytes: a megabyte for ten thousand URLs, written straight into one block
-    /// of their size (`size(of:base:)`) that becomes the `Data` without a copy
+    /// of their size (`size(of:context:)`) that becomes the `Data` without a copy
     /// (`OutputBuffer`), as `XMLWriter` would write them. Grown from empty in an array and
     /// then copied into `Data`, a sitemap touched about three times its size in new memory: a
     /// new-story build of 10,000 stories faulted in 4 MB for its 1.3 MB sitemap.
@@ -347,7 +347,7 @@ package enum SitemapWriter {
         switch file.body {
         case .urls(let pages):
             // The base once, not asked of the URL for each of ten thousand pages.
-            let base = XMLWriter.escape(context.absolute(""), quotes: false)
+            let base = base(of: context)
             var xml = OutputBuffer(capacity: size(of: pages, base: base))
             xml.append(urlsetStart)
             for page in pages {
@@ -370,19 +370,25 @@ package enum SitemapWriter {
         }
     }
 
-    /// About what a URL of a sitemap takes (gencorpus's pages: 50,000 URLs are 6 MB), for
-    /// telling a site's largest files before they are made.
-    static let bytesPerURL = 120
-
     private static let urlsetStart = XMLWriter.declaration + "<urlset xmlns=\"\(namespace)\">\n"
     private static let urlStart: StaticString = "  <url>\n    <loc>", urlEnd: StaticString = "</loc>\n  </url>\n"
     private static let urlsetEnd: StaticString = "</urlset>\n"
 
-    /// The bytes of the sitemap of `pages` under `base` (escaped), when no page's path needs
-    /// escaping (a site's paths are slugs): its buffer is made at that size once. Made at
-    /// `bytesPerURL` a URL, a sitemap whose base URL or paths are longer than gencorpus's grew
-    /// to twice that, a copy of up to 6 MB a file at 100,000 stories.
-    static func size(of pages: [String], base: String) -> Int {
+    /// The site's base URL as each `<loc>` begins with it, escaped.
+    private static func base(of context: FeedContext) -> String {
+        XMLWriter.escape(context.absolute(""), quotes: false)
+    }
+
+    /// The bytes of the sitemap of `pages` on the site of `context`, when no page's path needs
+    /// escaping (a site's paths are slugs): its buffer is made at that size once, and the build
+    /// tells its largest files by it. Made at 120 bytes a URL (gencorpus's pages take about 118),
+    /// a sitemap whose base URL or paths are longer grew to twice that, a copy of up to 6 MB a
+    /// file at 100,000 stories.
+    static func size(of pages: [String], context: FeedContext) -> Int {
+        size(of: pages, base: base(of: context))
+    }
+
+    private static func size(of pages: [String], base: String) -> Int {
         let perURL = urlStart.utf8CodeUnitCount + base.utf8.count + urlEnd.utf8CodeUnitCount
         return pages.reduce(urlsetStart.utf8.count + urlsetEnd.utf8CodeUnitCount) { $0 + perURL + $1.utf8.count }
     }

@@ -353,7 +353,7 @@ package struct SiteRenderer {
         // than last, where their checks ran on one core after every other job was done.
         let sitemaps = SitemapWriter.files(pages: pages, limit: sitemapLimit).map { sitemap in
             var job = Job(file: sitemap.path, carrying: known[sitemap.path]) { SitemapWriter.bytes(sitemap, context: context) }
-            if case .urls(let urls) = sitemap.body { job.isLarge = Self.isLarge(bytes: urls.count * SitemapWriter.bytesPerURL) }
+            if case .urls(let urls) = sitemap.body { job.isLarge = Self.isLarge(bytes: SitemapWriter.size(of: urls, context: context)) }
             return job
         }
         jobs.insert(contentsOf: sitemaps, at: 1)

@@ -45,7 +45,7 @@ struct SitemapTests {
             let context = FeedContext(baseURL: try #require(URL(string: base)), language: "en", siteTitle: "T")
             for pages in [[], ["index.html"], (1...300).map { "articles/\(String(repeating: "word-", count: $0 % 20))\($0)/" }] {
                 let file = SitemapWriter.File(path: SitePaths.sitemap, body: .urls(pages))
-                #expect(SitemapWriter.bytes(file, context: context).count == SitemapWriter.size(of: pages, base: base), "\(base), \(pages.count) pages")
+                #expect(SitemapWriter.bytes(file, context: context).count == SitemapWriter.size(of: pages, context: context), "\(base), \(pages.count) pages")
             }
         }
     }
