@@ -254,7 +254,8 @@ struct CronHistoryTests {
         var folder: URL
         var output: URL { folder.appendingPathComponent("public") }
 
-        func build(_ world: World, full: Bool) async throws -> BuildReport {
+        /// The copy's site.json for the world as it is now.
+        func config(_ world: World) throws -> SiteConfig {
             // Two of the three sources share a section (tech is filed under Science).
             let sources = world.feeds.filter(\.followed).map { feed in
                 #"{"id": "\#(feed.id)", "feed": "\#(world.folder.appendingPathComponent(feed.file).path)", "category": "\#(feed.id == "tech" ? "Science" : feed.id.capitalized)"}"#
@@ -267,6 +268,11 @@ struct CronHistoryTests {
                 """
             var config = try SiteConfig.decode(Data(json.utf8), file: folder.appendingPathComponent("site.json"))
             config.output = output
+            return config
+        }
+
+        func build(_ world: World, full: Bool) async throws -> BuildReport {
+            let config = try config(world)
             let logger = TestSupport.recordingLogger().0
             let store = try SQLiteStore.open(at: config.cache, logger: logger, now: world.now, digester: Fingerprint.articleDigester)
             defer { store.close() }
