@@ -71,18 +71,20 @@ struct CronHistoryTests {
         var stories = 0
         /// Feeds written since the last run (a feed not written keeps its file, and is not read again).
         var changedFeeds: Set<String> = []
+        /// How many stories of each feed the site takes (site.json's `articlesPerSource`); `nil` for its default.
+        var articlesPerSource: Int?
 
         static let words = ["Harbour", "cranes", "return", "rates & rivers", "talks", "resume", "comet", "seen", "at", "dawn",
                             "a", "new", "map", "of", "the", "deep", "sea", "floor", "élection", "«results»", "<tag>", "old", "port"]
         static let tags = ["Politics", "Science", "Sea", "Weather", "Space", "Économie"]
 
-        init(folder: URL, using generator: inout Generator) {
+        init(folder: URL, storiesPerFeed: ClosedRange<Int> = 4...8, using generator: inout Generator) {
             self.folder = folder
             feeds = zip(["world", "science", "tech"], Format.allCases).map { id, format in
                 Feed(id: id, name: "\(id.capitalized) Desk", format: format, stories: [])
             }
             for index in feeds.indices {
-                for _ in 0..<Int.random(in: 4...8, using: &generator) {
+                for _ in 0..<Int.random(in: storiesPerFeed, using: &generator) {
                     let story = makeStory(hoursBack: Double(Int.random(in: 1...72, using: &generator)), using: &generator)
                     feeds[index].stories.append(story)
                 }
@@ -260,8 +262,9 @@ struct CronHistoryTests {
             let sources = world.feeds.filter(\.followed).map { feed in
                 #"{"id": "\#(feed.id)", "feed": "\#(world.folder.appendingPathComponent(feed.file).path)", "category": "\#(feed.id == "tech" ? "Science" : feed.id.capitalized)"}"#
             }
+            let limit = world.articlesPerSource.map { #""articlesPerSource": \#($0), "# } ?? ""
             let json = """
-                {"title": "\(world.title)", "baseURL": "https://news.example.org/", "keepDays": 2,
+                {"title": "\(world.title)", "baseURL": "https://news.example.org/", "keepDays": 2, \(limit)
                  "cache": "\(folder.appendingPathComponent("cache/site.sqlite").path)",
                  "saved": "\(world.folder.appendingPathComponent("saved.json").path)",
                  "sources": [\(sources.joined(separator: ", "))]}

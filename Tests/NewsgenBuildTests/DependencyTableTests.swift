@@ -214,32 +214,56 @@ struct DependencyTableTests {
         var description: String { "the table has no row for \(files.prefix(8))" }
     }
 
+    @Test("between two cron runs with the same global part, every file whose bytes change is one the table names",
+          arguments: Array(1...8) as [UInt64])
+    func tableNamesEveryChange(seed: UInt64) async throws {
+        var generator = ArchiveOrderTests.Generator(state: seed &+ 1_000)
+        let world = World(folder: try TestSupport.temporaryFolder(), using: &generator)
+        let decided = try await Self.play(world, runs: 20, seed: seed, using: &generator).decided
+        #expect(decided >= 5, "seed \(seed): only \(decided) runs with changed files had the same global part as the run before")
+    }
+
+    @Test("the same with feeds long enough for the lists' limits: a section's 8, a page's and a feed's 100",
+          arguments: [1, 2] as [UInt64])
+    func tableNamesEveryChangePastTheLimits(seed: UInt64) async throws {
+        var generator = ArchiveOrderTests.Generator(state: seed &+ 2_000)
+        var world = World(folder: try TestSupport.temporaryFolder(), storiesPerFeed: 260...300, using: &generator)
+        world.articlesPerSource = 400
+        let played = try await Self.play(world, runs: 8, seed: seed, using: &generator)
+        #expect(played.decided >= 3, "seed \(seed): only \(played.decided) runs with changed files had the same global part as the run before")
+        #expect(played.longest.section > SiteRenderer.categoryLimit && played.longest.tag > SiteRenderer.categoryLimit,
+                "seed \(seed): the lists reached \(played.longest), not past the limits")
+    }
+
     /// The changes a cron run most often finds, stories new, edited, moved, dropped or expired
     /// and a source failing or mended: they leave the global part as it was, unless they bring a
     /// tag its first page.
     static let storyChanges: [Change] = [.newStory, .syndicate, .retitle, .resummarize, .redate, .retag, .drop, .daysPass,
                                          .breakOrMendFeed, .nothing]
 
-    @Test("between two cron runs with the same global part, every file whose bytes change is one the table names",
-          arguments: Array(1...8) as [UInt64])
-    func tableNamesEveryChange(seed: UInt64) async throws {
-        var generator = ArchiveOrderTests.Generator(state: seed &+ 1_000)
-        var world = World(folder: try TestSupport.temporaryFolder(), using: &generator)
+    /// Plays `runs` cron runs on `world`, each built in full, and checks the table between each
+    /// two; how many runs with changed files the table decided (the global part unchanged), and
+    /// the most stories a section and a tag had.
+    static func play(_ world: World, runs: Int, seed: UInt64, using generator: inout ArchiveOrderTests.Generator) async throws
+        -> (decided: Int, longest: (section: Int, tag: Int)) {
+        var world = world
         let copy = CronHistoryTests.Copy(folder: try TestSupport.temporaryFolder())
         var last: (built: Built, global: Fingerprint, shown: [String: Fingerprint])?
-        // Runs the table decided whose files changed: the test means something only with some.
         var decided = 0
-        for run in 0..<20 {
+        var longest = (section: 0, tag: 0)
+        for run in 0..<runs {
             // Mostly what a cron run finds, which the table decides; now and then anything, which
             // may change the global part.
             let changes = run == 0 ? [Change.nothing] : (0..<Int.random(in: 1...2, using: &generator)).map { _ in
-                (Int.random(in: 0..<4, using: &generator) == 0 ? Change.allCases : Self.storyChanges).randomElement(using: &generator) ?? .nothing
+                (Int.random(in: 0..<4, using: &generator) == 0 ? Change.allCases : storyChanges).randomElement(using: &generator) ?? .nothing
             }
             let done = changes.map { world.apply($0, using: &generator) }
             world.now.addTimeInterval(900)
             try world.write()
-            let built = try await Self.build(world, copy: copy)
-            let (global, shown) = (Self.global(built), try Self.shown(built))
+            let built = try await build(world, copy: copy)
+            longest.section = max(longest.section, built.model.categories.map(\.articles.count).max() ?? 0)
+            longest.tag = max(longest.tag, built.model.tags.map(\.articles.count).max() ?? 0)
+            let (global, shown) = (global(built), try Self.shown(built))
             defer { last = (built, global, shown) }
             guard let last, last.global == global else { continue }
             let paths = Set(built.files.keys).union(last.built.files.keys)
@@ -249,6 +273,6 @@ struct DependencyTableTests {
             #expect(missed.isEmpty, "seed \(seed), run \(run) (\(done.joined(separator: "; "))): \(missed.prefix(8)) changed, and the table does not name them")
             if !changed.isEmpty { decided += 1 }
         }
-        #expect(decided >= 5, "seed \(seed): only \(decided) runs with changed files had the same global part as the run before")
+        return (decided, longest)
     }
 }
