@@ -50,11 +50,11 @@ struct DependencyTableTests {
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
                                   archive: archive.articles, generated: world.now)
         let templates = try TemplateSet.builtIn()
-        let renderer = SiteRenderer(templates: templates, content: content)
-        let files = try await renderer.render()
+        // Planned once: its paths, in order, and every file made from it.
+        let plan = try SiteRenderer(templates: templates, content: content).plan(carrying: nil)
+        let files = try await plan.run().files
         return Built(files: Dictionary(files.map { ($0.path, $0.data) }, uniquingKeysWith: { first, _ in first }),
-                     model: SiteModelBuilder(content: content), paths: try renderer.plan(carrying: nil).paths,
-                     assets: Set(templates.assets.map(\.path)))
+                     model: SiteModelBuilder(content: content), paths: plan.paths, assets: Set(templates.assets.map(\.path)))
     }
 
     /// The part of the input that, when it changes, the table gives up on: every file is named.
