@@ -3,6 +3,7 @@ import Testing
 @testable import NewsgenModel
 @testable import NewsgenConfig
 @testable import NewsgenRender
+import NewsgenTestSupport
 
 /// The archive a site shows: the stories the sources list now and those the cache holds,
 /// newest first, each once. The cache's copies of listed stories are, after a build shares
@@ -10,17 +11,7 @@ import Testing
 /// out before sorting (`SiteModelBuilder.init`), which must give the archive the plain rule gives.
 @Suite("Archive order")
 struct ArchiveOrderTests {
-    /// A generator with a seed, so that a failing case can be made again.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Generator = SeededGenerator
 
     static func config() throws -> SiteConfig {
         let json = #"{"title": "Archive", "baseURL": "https://news.example.org/", "sources": [{"id": "a", "feed": "a.xml"}, {"id": "b", "feed": "b.xml"}]}"#
