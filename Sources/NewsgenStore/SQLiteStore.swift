@@ -184,6 +184,41 @@ package final class SQLiteStore: ArticleStore {
         migrator.registerMigration("v5-lastSeen") { db in
             try db.execute(sql: "CREATE INDEX articleLastSeen ON article(lastSeen)")
         }
+        // Each source's list in one value (`ListBlob`), written with the list. The triggers drop
+        // a source's value whenever one of its rows could differ from it, whoever writes: a
+        // change of a column the value holds (not `lastSeen`), a row deleted (before the
+        // deletion takes the list's rows with it), any change of the source's list.
+        migrator.registerMigration("v6-listBlob") { db in
+            let held = ["key", "sourceID", "title", "summary", "author", "url", "imageURL", "published", "categories", "guid", "firstSeen",
+                        "content", "outlet", "digest"]
+            try db.execute(sql: """
+                CREATE TABLE listBlob (
+                    sourceID TEXT PRIMARY KEY NOT NULL,
+                    stories BLOB NOT NULL
+                );
+                CREATE TRIGGER listBlobArticleChanged AFTER UPDATE OF \(held.joined(separator: ", ")) ON article
+                WHEN \(held.map { "OLD.\($0) IS NOT NEW.\($0)" }.joined(separator: " OR "))
+                BEGIN
+                    DELETE FROM listBlob WHERE sourceID IN (SELECT sourceID FROM sourceList WHERE articleKey IN (OLD.key, NEW.key));
+                END;
+                CREATE TRIGGER listBlobArticleDeleted BEFORE DELETE ON article
+                BEGIN
+                    DELETE FROM listBlob WHERE sourceID IN (SELECT sourceID FROM sourceList WHERE articleKey = OLD.key);
+                END;
+                CREATE TRIGGER listBlobListInserted AFTER INSERT ON sourceList
+                BEGIN
+                    DELETE FROM listBlob WHERE sourceID = NEW.sourceID;
+                END;
+                CREATE TRIGGER listBlobListDeleted AFTER DELETE ON sourceList
+                BEGIN
+                    DELETE FROM listBlob WHERE sourceID = OLD.sourceID;
+                END;
+                CREATE TRIGGER listBlobListUpdated AFTER UPDATE ON sourceList
+                BEGIN
+                    DELETE FROM listBlob WHERE sourceID IN (OLD.sourceID, NEW.sourceID);
+                END;
+                """)
+        }
         return migrator
     }
 
@@ -200,12 +235,56 @@ package final class SQLiteStore: ArticleStore {
     public func lists(of sourceIDs: [String]) async throws(StoreError) -> [String: [Article]] {
         // What an earlier read kept goes: only rows read from here on are kept for the archive.
         listedRows.withLock { $0 = ListedRows(keeping: true) }
-        // In parts, as the archive is read (`inParts`).
-        var lists: [String: [Article]] = [:]
+        var lists = try await listBlobs(of: sourceIDs)
+        // The lists without a value of their own, from their rows, in parts, as the archive is read (`inParts`).
+        let unread = sourceIDs.filter { lists[$0] == nil }
         lists.reserveCapacity(sourceIDs.count)
-        for part in try await inParts(Self.parts(of: sourceIDs, count: Self.readParts), { part throws(StoreError) in try await self.listed(by: part) }) {
+        for part in try await inParts(Self.parts(of: unread, count: Self.readParts), { part throws(StoreError) in try await self.listed(by: part) }) {
             lists.merge(part) { list, _ in list }
         }
+        return lists
+    }
+
+    /// The lists of `sourceIDs` that the cache keeps as one value each (`ListBlob`), decoded on
+    /// every core; a value that does not decode is left for its rows to give.
+    private func listBlobs(of sourceIDs: [String]) async throws(StoreError) -> [String: [Article]] {
+        guard !sourceIDs.isEmpty else { return [:] }
+        let blobs = try await read { db in
+            // A cursor, so that each value is copied once, out of SQLite's buffer.
+            let rows = try Row.fetchCursor(db, sql: "SELECT sourceID, stories FROM listBlob WHERE sourceID IN (\(sourceIDs.map { _ in "?" }.joined(separator: ", ")))",
+                                           arguments: StatementArguments(sourceIDs))
+            var blobs: [(String, Data)] = []
+            while let row = try rows.next() { blobs.append((try row.decode(atIndex: 0), try row.decode(atIndex: 1))) }
+            return blobs
+        }
+        guard !blobs.isEmpty else { return [:] }
+        let digester = self.digester
+        let decoded = Parallel.inParts(blobs) { part in
+            part.map { sourceID, data -> (String, Result<[ListedRows.Decoded], CorruptColumn>?) in
+                guard let stories = ListBlob.decode(data) else { return (sourceID, nil) }
+                do throws(CorruptColumn) {
+                    return (sourceID, .success(try stories.map { story throws(CorruptColumn) in
+                        ListedRows.Decoded(row: story.rowid, story: try ArticleRecord(story).article(digester: digester))
+                    }))
+                } catch {
+                    return (sourceID, .failure(error))
+                }
+            }
+        }
+        var lists: [String: [Article]] = [:]
+        var rows: [ListedRows.Decoded] = []
+        for (sourceID, result) in decoded {
+            guard let result else { continue }
+            switch result {
+            case .success(let stories):
+                lists[sourceID] = stories.map(\.story)
+                rows += stories
+            case .failure(let corrupt):
+                throw .corruptRow(file: path, articleKey: corrupt.articleKey, column: corrupt.column)
+            }
+        }
+        rows.sort { $0.row < $1.row }
+        listedRows.withLock { if $0.keeping { $0.decoded.append(rows) } }
         return lists
     }
 
@@ -346,10 +425,16 @@ package final class SQLiteStore: ArticleStore {
                     """, arguments: [seen.timeIntervalSince1970, sourceID])
             }
             try SourceListRecord.filter(SourceListRecord.Columns.sourceID == sourceID).deleteAll(db)
+            // Each row as written, for the list's value: a story listed twice is its last writing.
+            var written: [String: ListBlob.Story] = [:]
             for (position, article) in content.articles.enumerated() {
-                try ArticleRecord.upsert(article, at: date, in: db, digester: self.digester)
+                written[article.id] = try ArticleRecord.upsert(article, at: date, in: db, digester: self.digester)
                 try db.cachedStatement(sql: "INSERT OR REPLACE INTO sourceList (sourceID, position, articleKey) VALUES (?, ?, ?)")
                     .execute(arguments: [sourceID, position, article.id])
+            }
+            if !content.articles.isEmpty {
+                let stories = content.articles.compactMap { written[$0.id] }
+                try db.execute(sql: "INSERT OR REPLACE INTO listBlob (sourceID, stories) VALUES (?, ?)", arguments: [sourceID, ListBlob.encode(stories)])
             }
             var state = SourceState()
             state.recordSuccess(content, at: date)
@@ -481,7 +566,8 @@ extension SQLiteStore {
         var column: String
     }
 
-    /// The stories `lists(of:)` decoded (with their rows' ids, for each half it read), kept for the
+    /// The stories `lists(of:)` decoded (with their rows' ids, for each part it read from rows and
+    /// for the lists it read from their values), kept for the
     /// archive that is read next: a cron run reads every listed story for its source's list,
     /// then the archive, which holds them again, and making ten thousand stories a second time
     /// from their rows was the longest part of reading it.
@@ -597,17 +683,37 @@ extension SQLiteStore {
         /// and reading the row back) made storing them the longest part of fetching local feeds.
         ///
         /// With `digester`, the row keeps the story's digests (those it knows, or made now).
+        ///
+        /// Returns the row as its list's value keeps it (`ListBlob`): the values just bound, which
+        /// are what the row holds, with its rowid and `firstSeen`. A row inserted has the rowid
+        /// SQLite gave it (the connection's last, which an update leaves as it was) and was first
+        /// seen now; a row updated keeps both, read back (not through `RETURNING`, which SQLite
+        /// has only since 3.35).
+        @discardableResult
         static func upsert(_ article: Article, at date: Date, in db: Database, digester: ArticleDigester?,
-                           touchLastSeen: Bool = true) throws {
+                           touchLastSeen: Bool = true) throws -> ListBlob.Story {
             let statement = try db.cachedStatement(sql: touchLastSeen ? upsertTouchingLastSeen : upsertKeepingLastSeen)
             let seen = date.timeIntervalSince1970
             let categories = try CategoriesColumn.text(of: article.categories)
             let digest = digester.map { StoredDigest.column(of: article, by: $0) }
+            let published = article.published?.timeIntervalSince1970
+            let lastInserted = db.lastInsertedRowID
             try statement.execute(arguments: [
                 article.id, article.sourceID, article.title, article.summary, article.author, article.url, article.imageURL,
-                article.published?.timeIntervalSince1970, categories, article.guid, seen, seen, article.content, article.outlet,
-                digest,
+                published, categories, article.guid, seen, seen, article.content, article.outlet, digest,
             ])
+            var (rowid, firstSeen) = (db.lastInsertedRowID, seen)
+            if rowid == lastInserted {
+                let kept = try db.cachedStatement(sql: "SELECT rowid, firstSeen FROM article WHERE key = ?")
+                guard let row = try Row.fetchOne(kept, arguments: [article.id]) else {
+                    throw DatabaseError(message: "the article \(article.id) was not there once written")
+                }
+                (rowid, firstSeen) = (try row.decode(atIndex: 0), try row.decode(atIndex: 1))
+            }
+            return ListBlob.Story(rowid: rowid, key: article.id, sourceID: article.sourceID, title: article.title, summary: article.summary,
+                                  author: article.author, url: article.url, imageURL: article.imageURL, published: published,
+                                  categories: categories, guid: article.guid, firstSeen: firstSeen, content: article.content,
+                                  outlet: article.outlet, digest: digest)
         }
 
         /// Where `published` and `firstSeen` are in a row (`columns`).
@@ -632,6 +738,26 @@ extension SQLiteStore {
 
         private static let upsertTouchingLastSeen = upsertSQL(updating: columns.filter { $0 != "key" && $0 != "firstSeen" })
         private static let upsertKeepingLastSeen = upsertSQL(updating: columns.filter { $0 != "key" && $0 != "firstSeen" && $0 != "lastSeen" })
+
+        /// The record of a story as its list's value keeps it (`ListBlob`): the row it was made from.
+        init(_ story: ListBlob.Story) {
+            key = story.key
+            sourceID = story.sourceID
+            title = story.title
+            summary = story.summary
+            author = story.author
+            url = story.url
+            imageURL = story.imageURL
+            published = story.published.map(Date.init(timeIntervalSince1970:))
+            categories = story.categories
+            guid = story.guid
+            firstSeen = Date(timeIntervalSince1970: story.firstSeen)
+            // A list's value does not hold it (a 304 moves it), and no story is made from it.
+            lastSeen = firstSeen
+            content = story.content
+            outlet = story.outlet
+            digest = story.digest
+        }
 
         /// The story of the row; knowing its digests when `digester` made those kept with it.
         func article(digester: ArticleDigester?) throws(CorruptColumn) -> Article {
