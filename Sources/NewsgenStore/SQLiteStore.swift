@@ -417,7 +417,7 @@ package final class SQLiteStore: ArticleStore {
             // Each row as written, for the list's value: a story listed twice is its last writing.
             var written: [String: ListBlob.Story] = [:]
             for (position, article) in content.articles.enumerated() {
-                written[article.id] = try ArticleRecord.upsert(article, at: date, in: db, digester: self.digester)
+                written[article.id] = try ArticleRecord.upsertListed(article, at: date, in: db, digester: self.digester)
                 try db.cachedStatement(sql: "INSERT OR REPLACE INTO sourceList (sourceID, position, articleKey) VALUES (?, ?, ?)")
                     .execute(arguments: [sourceID, position, article.id])
             }
@@ -672,26 +672,32 @@ extension SQLiteStore {
         /// and reading the row back) made storing them the longest part of fetching local feeds.
         ///
         /// With `digester`, the row keeps the story's digests (those it knows, or made now).
-        ///
-        /// Returns the row as its list's value keeps it (`ListBlob`): the values just bound, which
-        /// are what the row holds, with its rowid and `firstSeen`. A row inserted has the rowid
-        /// SQLite gave it (the connection's last, which an update leaves as it was) and was first
-        /// seen now; a row updated keeps both, read back (not through `RETURNING`, which SQLite
-        /// has only since 3.35).
+        /// Returns what it bound that the story does not hold as it is: its time as seconds since
+        /// 1970, its categories as text, its digests.
         @discardableResult
         static func upsert(_ article: Article, at date: Date, in db: Database, digester: ArticleDigester?,
-                           touchLastSeen: Bool = true) throws -> ListBlob.Story {
+                           touchLastSeen: Bool = true) throws -> (published: Double?, categories: String, digest: Data?) {
             let statement = try db.cachedStatement(sql: touchLastSeen ? upsertTouchingLastSeen : upsertKeepingLastSeen)
             let seen = date.timeIntervalSince1970
             let categories = try CategoriesColumn.text(of: article.categories)
             let digest = digester.map { StoredDigest.column(of: article, by: $0) }
             let published = article.published?.timeIntervalSince1970
-            let lastInserted = db.lastInsertedRowID
             try statement.execute(arguments: [
                 article.id, article.sourceID, article.title, article.summary, article.author, article.url, article.imageURL,
                 published, categories, article.guid, seen, seen, article.content, article.outlet, digest,
             ])
-            var (rowid, firstSeen) = (db.lastInsertedRowID, seen)
+            return (published, categories, digest)
+        }
+
+        /// `upsert` of a story a source lists, returning its row as the list's value keeps it
+        /// (`ListBlob`): the values just bound, which are what the row holds, with its rowid and
+        /// `firstSeen`. A row inserted has the rowid SQLite gave it (the connection's last, which
+        /// an update leaves as it was) and was first seen now; a row updated keeps both, read back
+        /// (not through `RETURNING`, which SQLite has only since 3.35).
+        static func upsertListed(_ article: Article, at date: Date, in db: Database, digester: ArticleDigester?) throws -> ListBlob.Story {
+            let lastInserted = db.lastInsertedRowID
+            let bound = try upsert(article, at: date, in: db, digester: digester)
+            var (rowid, firstSeen) = (db.lastInsertedRowID, date.timeIntervalSince1970)
             if rowid == lastInserted {
                 let kept = try db.cachedStatement(sql: "SELECT rowid, firstSeen FROM article WHERE key = ?")
                 guard let row = try Row.fetchOne(kept, arguments: [article.id]) else {
@@ -700,9 +706,9 @@ extension SQLiteStore {
                 (rowid, firstSeen) = (try row.decode(atIndex: 0), try row.decode(atIndex: 1))
             }
             return ListBlob.Story(rowid: rowid, key: article.id, sourceID: article.sourceID, title: article.title, summary: article.summary,
-                                  author: article.author, url: article.url, imageURL: article.imageURL, published: published,
-                                  categories: categories, guid: article.guid, firstSeen: firstSeen, content: article.content,
-                                  outlet: article.outlet, digest: digest)
+                                  author: article.author, url: article.url, imageURL: article.imageURL, published: bound.published,
+                                  categories: bound.categories, guid: article.guid, firstSeen: firstSeen, content: article.content,
+                                  outlet: article.outlet, digest: bound.digest)
         }
 
         /// Where `published` and `firstSeen` are in a row (`columns`).
