@@ -93,6 +93,8 @@ package struct JSONSyntaxProblem: Error, CustomStringConvertible {
     package var column: Int
     /// What was expected and what was found instead.
     package var message: String
+    /// The document holds more values than the parse was allowed (`JSONDocument.parse`).
+    package var tooManyValues = false
 
     package var description: String { "\(line):\(column): \(message)" }
 }
@@ -103,9 +105,13 @@ package struct JSONDocument {
     /// Deeper nesting is refused: recursion must stay bounded.
     package static let maximumDepth = 512
 
-    package static func parse(_ data: Data) throws(JSONSyntaxProblem) -> JSONNode {
+    /// The tree of `data`. With `maximumValues`, a document of more values (objects, arrays,
+    /// strings, numbers and literals, members' names aside) is refused once its parse reaches
+    /// that many, with `tooManyValues` set: the tree of untrusted input stays bounded.
+    package static func parse(_ data: Data, maximumValues: Int = .max) throws(JSONSyntaxProblem) -> JSONNode {
         let result: Result<JSONNode, JSONSyntaxProblem> = data.withUnsafeBytes { bytes in
             var parser = JSONDocument(bytes: bytes)
+            parser.valuesLeft = maximumValues
             do throws(JSONSyntaxProblem) {
                 return .success(try parser.document())
             } catch {
@@ -136,6 +142,7 @@ package struct JSONDocument {
     private let keepsTree: Bool
     private var index = 0
     private var depth = 0
+    private var valuesLeft = Int.max
 
     private init(bytes: UnsafeRawBufferPointer, keepsTree: Bool = true) {
         self.bytes = bytes
@@ -195,6 +202,12 @@ package struct JSONDocument {
     private mutating func value() throws(JSONSyntaxProblem) -> JSONNode {
         let start = index
         guard let byte = current else { throw problem("expected a value, found the end of the file") }
+        valuesLeft -= 1
+        if valuesLeft < 0 {
+            var tooMany = problem("more values than newsgen reads in one document")
+            tooMany.tooManyValues = true
+            throw tooMany
+        }
         switch byte {
         case UInt8(ascii: "{"): return JSONNode(value: try object(), offset: start)
         case UInt8(ascii: "["): return JSONNode(value: try array(), offset: start)

@@ -9,16 +9,42 @@ import Foundation
 /// entity loader that refuses everything is installed before the first parse.
 package enum LibXML {
     /// Parses XML. With `recover`, libxml2 repairs what it can (for sloppy feeds); without it,
-    /// any error means no tree (for checking our own output).
-    package static func parseXML(_ bytes: UnsafeRawBufferPointer, url: String, recover: Bool) -> (root: XMLElement?, diagnostics: [XMLDiagnostic]) {
+    /// any error means no tree (for checking our own output). The document is held to `limits`
+    /// (start tags and attributes counted before libxml2 reads it, entity text and time while
+    /// its tree is copied), and one over them throws.
+    package static func parseXML(_ bytes: UnsafeRawBufferPointer, url: String, recover: Bool,
+                                 limits: DocumentLimits = .standard) throws(DocumentLimitError) -> (root: XMLElement?, diagnostics: [XMLDiagnostic]) {
+        try parsed(bytes, url: url, recover: recover, limits: limits).get()
+    }
+
+    /// `parseXML` of an array of bytes.
+    package static func parseXML(_ bytes: [UInt8], url: String, recover: Bool,
+                                 limits: DocumentLimits = .standard) throws(DocumentLimitError) -> (root: XMLElement?, diagnostics: [XMLDiagnostic]) {
+        try bytes.withUnsafeBytes { parsed($0, url: url, recover: recover, limits: limits) }.get()
+    }
+
+    private static func parsed(_ bytes: UnsafeRawBufferPointer, url: String, recover: Bool,
+                               limits: DocumentLimits) -> Result<(root: XMLElement?, diagnostics: [XMLDiagnostic]), DocumentLimitError> {
+        do throws(DocumentLimitError) {
+            try limits.checkMarkup(bytes)
+            try limits.checkTime()
+        } catch {
+            return .failure(error)
+        }
         var options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
         if recover { options |= Int32(XML_PARSE_RECOVER.rawValue) }
-        return withDiagnostics { () -> XMLElement? in
-            guard let document = readXML(bytes, url: url, options: options) else { return nil }
+        let (copied, diagnostics) = withDiagnostics { () -> Result<XMLElement?, DocumentLimitError> in
+            guard let document = readXML(bytes, url: url, options: options) else { return .success(nil) }
             defer { xmlFreeDoc(document) }
-            guard let root = xmlDocGetRootElement(document) else { return nil }
-            return copyElement(root, depth: 0, base: documentBase(url))
+            guard let root = xmlDocGetRootElement(document) else { return .success(nil) }
+            var copy = TreeCopy(limits: limits, expansion: limits.expansion(forDocumentOf: bytes.count))
+            do throws(DocumentLimitError) {
+                return .success(try copy.element(root, depth: 0, base: documentBase(url)))
+            } catch {
+                return .failure(error)
+            }
         }
+        return copied.map { ($0, diagnostics) }
     }
 
     /// What a strict check of one of our own documents found.
@@ -45,7 +71,9 @@ package enum LibXML {
                 if let schema {
                     collecting(into: validity) { schema.validate(document, into: validity) }
                 }
-                root = xmlDocGetRootElement(document).map { copyElement($0, depth: 0) }
+                // Our own output: no entity of its own, no cap to reach.
+                var copy = TreeCopy(limits: .standard, expansion: .max)
+                root = xmlDocGetRootElement(document).flatMap { try? copy.element($0, depth: 0) }
             }
         }
         return CheckedDocument(
@@ -285,13 +313,17 @@ package enum LibXML {
         }
     }
 
-    /// Parses an HTML fragment leniently (HTML as it is found in feeds) and returns its body.
+    /// Parses an HTML fragment leniently (HTML as it is found in feeds) and returns its body;
+    /// `nil` when it is empty, or over the standard `DocumentLimits` (no deadline: the feed that
+    /// carried it was read within its own).
     package static func parseHTMLFragment(_ html: String) -> XMLElement? {
         _ = installGuards
         let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
             | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
         var utf8 = Array(html.utf8)
         if utf8.isEmpty { return nil }
+        let limits = DocumentLimits.standard
+        guard (try? limits.checkMarkup(utf8)) != nil else { return nil }
         let (element, _) = withDiagnostics { () -> XMLElement? in
             utf8.withUnsafeMutableBufferPointer { buffer -> XMLElement? in
                 guard let base = buffer.baseAddress else { return nil }
@@ -301,7 +333,8 @@ package enum LibXML {
                 guard let document else { return nil }
                 defer { xmlFreeDoc(document) }
                 guard let root = xmlDocGetRootElement(document) else { return nil }
-                return copyElement(root, depth: 0)
+                var copy = TreeCopy(limits: limits, expansion: limits.expansion(forDocumentOf: buffer.count))
+                return try? copy.element(root, depth: 0)
             }
         }
         return element
@@ -386,60 +419,115 @@ package enum LibXML {
         URL(string: url)?.scheme == nil ? nil : url
     }
 
-    private static func copyElement(_ node: xmlNodePtr, depth: Int, base: String? = nil) -> XMLElement {
-        var element = XMLElement(
-            name: string(node.pointee.name) ?? "",
-            namespace: node.pointee.ns.flatMap { string($0.pointee.href) },
-            attributes: [],
-            nodes: [],
-            line: Int(xmlGetLineNo(node)),
-            base: base
-        )
-        var attribute = node.pointee.properties
-        while let current = attribute {
-            let value = current.pointee.children.map { copyText(of: $0) } ?? ""
-            element.attributes.append(.init(
-                name: string(current.pointee.name) ?? "",
-                namespace: current.pointee.ns.flatMap { string($0.pointee.href) },
-                value: value
-            ))
-            attribute = current.pointee.next
+    /// Copies libxml2's tree into `XMLElement`s in time linear in what it copies: each run of
+    /// text is assembled in one string, and the text of entity references (a reference is a node
+    /// pointing at its declaration, so a few kilobytes can hold millions of them) counts against
+    /// `expansion` bytes. The deadline and cancellation are checked every few thousand nodes.
+    private struct TreeCopy {
+        let limits: DocumentLimits
+        /// The bytes of entity text still allowed.
+        var expansion: Int
+        private let expansionLimit: Int
+        private var nodes = 0
+
+        init(limits: DocumentLimits, expansion: Int) {
+            self.limits = limits
+            self.expansion = expansion
+            expansionLimit = expansion
         }
-        if let declared = element.attribute("base", in: Namespace.xml) {
-            element.base = XMLElement.resolve(declared, against: base) ?? declared
-        }
-        guard depth < maximumDepth else { return element }
-        var child = node.pointee.children
-        while let current = child {
-            switch current.pointee.type {
-            case XML_ELEMENT_NODE:
-                element.nodes.append(.element(copyElement(current, depth: depth + 1, base: element.base)))
-            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                if let text = string(current.pointee.content) { element.appendText(text) }
-            case XML_ENTITY_REF_NODE:
-                // Entities are never substituted by the parser (no XML_PARSE_NOENT), but the text
-                // of an internal entity the document declares itself is text the reader should see.
-                if let text = internalEntityText(current) { element.appendText(text) }
-            default:
-                // Comments and processing instructions carry nothing a reader shows.
-                break
+
+        mutating func element(_ node: xmlNodePtr, depth: Int, base: String? = nil) throws(DocumentLimitError) -> XMLElement {
+            try visit()
+            var element = XMLElement(
+                name: string(node.pointee.name) ?? "",
+                namespace: node.pointee.ns.flatMap { string($0.pointee.href) },
+                attributes: [],
+                nodes: [],
+                line: Int(xmlGetLineNo(node)),
+                base: base
+            )
+            var attribute = node.pointee.properties
+            while let current = attribute {
+                var value = ""
+                if let first = current.pointee.children { value = try text(of: first) }
+                element.attributes.append(.init(
+                    name: string(current.pointee.name) ?? "",
+                    namespace: current.pointee.ns.flatMap { string($0.pointee.href) },
+                    value: value
+                ))
+                attribute = current.pointee.next
             }
-            child = current.pointee.next
+            if let declared = element.attribute("base", in: Namespace.xml) {
+                element.base = XMLElement.resolve(declared, against: base) ?? declared
+            }
+            guard depth < maximumDepth else { return element }
+            // Adjacent text, CDATA and entity text make one text node, built in place.
+            var run = ""
+            var child = node.pointee.children
+            while let current = child {
+                switch current.pointee.type {
+                case XML_ELEMENT_NODE:
+                    if !run.isEmpty {
+                        element.nodes.append(.text(run))
+                        run = ""
+                    }
+                    element.nodes.append(.element(try self.element(current, depth: depth + 1, base: element.base)))
+                case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                    try visit()
+                    if let content = current.pointee.content { run += LibXML.string(content) ?? "" }
+                case XML_ENTITY_REF_NODE:
+                    // Entities are never substituted by the parser (no XML_PARSE_NOENT), but the text
+                    // of an internal entity the document declares itself is text the reader should see.
+                    try visit()
+                    if let text = try entityText(current) { run += text }
+                default:
+                    // Comments and processing instructions carry nothing a reader shows.
+                    break
+                }
+                child = current.pointee.next
+            }
+            if !run.isEmpty { element.nodes.append(.text(run)) }
+            return element
         }
-        return element
+
+        /// Text of an attribute's value nodes, entity references expanded within the budget.
+        mutating func text(of first: xmlNodePtr) throws(DocumentLimitError) -> String {
+            var result = ""
+            var node: xmlNodePtr? = first
+            while let current = node {
+                if current.pointee.type == XML_ENTITY_REF_NODE {
+                    try visit()
+                    if let text = try entityText(current) { result += text }
+                } else if let text = string(current.pointee.content) {
+                    result += text
+                }
+                node = current.pointee.next
+            }
+            return result
+        }
+
+        /// The replacement text of a reference to an internal entity declared in the document, when
+        /// it is plain text (no markup, no further references); `nil` otherwise. Throws once the
+        /// entity text copied so far would pass the budget.
+        private mutating func entityText(_ reference: xmlNodePtr) throws(DocumentLimitError) -> String? {
+            guard let declaration = reference.pointee.children, declaration.pointee.type == XML_ENTITY_DECL else { return nil }
+            let entity = UnsafeMutableRawPointer(declaration).assumingMemoryBound(to: xmlEntity.self)
+            guard entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY, let content = entity.pointee.content else { return nil }
+            let length = Int(entity.pointee.length)
+            guard length <= expansion else { throw .entityExpansion(limit: expansionLimit) }
+            expansion -= length
+            guard let text = string(content), !text.contains("<"), !text.contains("&") else { return nil }
+            return text
+        }
+
+        /// Counts a node; every 4,096th checks the deadline and cancellation.
+        private mutating func visit() throws(DocumentLimitError) {
+            nodes &+= 1
+            if nodes & 4095 == 0 { try limits.checkTime() }
+        }
     }
 
-    /// The replacement text of a reference to an internal entity declared in the document, when
-    /// it is plain text (no markup, no further references); `nil` otherwise.
-    private static func internalEntityText(_ reference: xmlNodePtr) -> String? {
-        guard let declaration = reference.pointee.children, declaration.pointee.type == XML_ENTITY_DECL else { return nil }
-        let entity = UnsafeMutableRawPointer(declaration).assumingMemoryBound(to: xmlEntity.self)
-        guard entity.pointee.etype == XML_INTERNAL_GENERAL_ENTITY, let text = string(entity.pointee.content),
-              !text.contains("<"), !text.contains("&") else { return nil }
-        return text
-    }
-
-    /// Text of an attribute's value nodes.
+    /// Text of an attribute's value nodes as libxml2 holds them (our own output: no entities).
     static func copyText(of first: xmlNodePtr) -> String {
         var result = ""
         var node: xmlNodePtr? = first

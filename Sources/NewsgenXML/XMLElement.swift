@@ -77,15 +77,6 @@ package struct XMLElement: Sendable {
         }
     }
 
-    /// Appends character data, merging it with a text node just before.
-    mutating func appendText(_ text: String) {
-        if case .text(let previous)? = nodes.last {
-            nodes[nodes.count - 1] = .text(previous + text)
-        } else {
-            nodes.append(.text(text))
-        }
-    }
-
     /// The first child with this local name in this namespace (`nil` namespace matches any).
     package func child(_ name: String, in namespace: String? = nil) -> XMLElement? {
         for node in nodes {

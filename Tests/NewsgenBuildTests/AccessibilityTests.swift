@@ -39,7 +39,7 @@ struct AccessibilityTests {
         let paths = SiteValidator.regularFiles(below: output).map(\.path).filter { $0.hasSuffix(".html") }
         return try paths.map { path in
             let data = try Data(contentsOf: output.appendingPathComponent(path))
-            let parsed = data.withUnsafeBytes { LibXML.parseXML($0, url: path, recover: false) }
+            let parsed = try LibXML.parseXML(Array(data), url: path, recover: false)
             let root = try #require(parsed.root, "\(path) is not well-formed: \(parsed.diagnostics.map(\.description))")
             return Page(path: path, root: root)
         }

@@ -137,7 +137,7 @@ package struct FeedDiscovery: Sendable {
 
     private func read(_ body: Data, from url: URL) -> Result<DiscoveredFeed, Reason> {
         do throws(FeedError) {
-            let feed = try FeedParser.parse(body, url: url.absoluteString)
+            let feed = try FeedParser.parse(body, url: url.absoluteString, limits: .within(seconds: http.timeout.seconds))
             let title = feed.title.map { Text.collapsingWhitespace($0) }.flatMap { $0.isEmpty ? nil : $0 }
             return .success(DiscoveredFeed(url: url, format: feed.format, title: title, itemCount: feed.items.count))
         } catch {

@@ -25,6 +25,9 @@ package struct FeedProvider: SourceProvider {
         self.now = now
     }
 
+    /// The time a document may take to read when the request names no timeout.
+    static let defaultTimeout: Duration = .seconds(30)
+
     public func handles(_ source: SourceConfig) -> Bool {
         if case .feed = source.kind { return true }
         return false
@@ -42,7 +45,7 @@ package struct FeedProvider: SourceProvider {
             let validator = LocalFile.validator(url, reading: "feed \(articlesPerSource) \(maximumBytes)", now: now())
             if let validator, validator == request.etag { return .notModified }
             let data = try LocalFile.read(url, limit: maximumBytes)
-            var content = try parse(data, name: url.path, base: nil, source: request.source)
+            var content = try await parse(data, name: url.path, base: nil, request: request)
             content.etag = validator
             return .fetched(content)
         case .remote(let url):
@@ -59,17 +62,25 @@ package struct FeedProvider: SourceProvider {
             guard (200..<300).contains(response.status) else {
                 throw .httpStatus(response.status, host: url.host ?? url.absoluteString, attempts: attempts)
             }
-            var content = try parse(response.body, name: url.absoluteString, base: url, source: request.source)
+            var content = try await parse(response.body, name: url.absoluteString, base: url, request: request)
             content.etag = response.header("ETag")
             content.lastModified = response.header("Last-Modified")
             return .fetched(content)
         }
     }
 
-    private func parse(_ data: Data, name: String, base: URL?, source: SourceConfig) throws(SourceError) -> SourceContent {
+    /// Reading the document gets the request's deadline over again (`timeoutSeconds`), counted
+    /// once a parsing slot is free: a source whose feed is slow to read is stopped like one that
+    /// is slow to send it, and the fetch budget's end or a stop signal cancels the task, which
+    /// stops the reading too.
+    private func parse(_ data: Data, name: String, base: URL?, request: FetchRequest) async throws(SourceError) -> SourceContent {
+        let source = request.source
+        let seconds = (request.timeout ?? Self.defaultTimeout).seconds
         let feed: ParsedFeed
         do {
-            feed = try FeedParser.parse(data, url: name)
+            feed = try await ParsingSlots.shared.run { () throws(FeedError) in
+                try FeedParser.parse(data, url: name, limits: .within(seconds: seconds))
+            }
         } catch {
             throw .notAFeed(reason: error.description)
         }

@@ -7,6 +7,8 @@ package enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
     case notAFeed(found: String)
     case malformedXML(XMLDiagnostic)
     case malformedJSON(String)
+    /// The document is over one of the limits every document is read within.
+    case overLimit(DocumentLimitError)
 
     public var description: String {
         switch self {
@@ -17,6 +19,7 @@ package enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
             "cannot read the document's text encoding: \(diagnostic.message)"
         case .malformedXML(let diagnostic): "malformed XML at line \(diagnostic.line), column \(diagnostic.column): \(diagnostic.message)"
         case .malformedJSON(let detail): "malformed JSON: \(detail)"
+        case .overLimit(let problem): problem.description
         }
     }
 }
@@ -29,47 +32,62 @@ package enum FeedParser {
     /// XML is read strictly. A document that is not well-formed is repaired (see `FeedRepair`)
     /// and read strictly again; only if that still fails does libxml2's recovery read it, from
     /// the repaired bytes, so that no entity and no text is lost. Every repair is in `repairs`.
-    public static func parse(_ data: Data, url: String) throws(FeedError) -> ParsedFeed {
+    /// Every attempt is held to `limits`, and its deadline counts for all of them together.
+    public static func parse(_ data: Data, url: String, limits: DocumentLimits = .standard) throws(FeedError) -> ParsedFeed {
         guard let first = data.first(where: { !isSpaceOrBOM($0) }) else { throw .empty }
         if first == UInt8(ascii: "{") {
-            return try JSONFeedReader.read(data)
+            return try JSONFeedReader.read(data, limits: limits)
         }
-        let (root, repairs) = try readXML(data, url: url)
+        let (root, repairs) = try readXML(data, url: url, limits: limits)
+        try checkTime(limits)
         var feed = try read(root)
         feed.repairs = repairs
         return feed
     }
 
+    static func checkTime(_ limits: DocumentLimits) throws(FeedError) {
+        do { try limits.checkTime() } catch { throw .overLimit(error) }
+    }
+
     /// The document's root element, and the repairs it took to read it.
-    private static func readXML(_ data: Data, url: String) throws(FeedError) -> (XMLElement, [FeedRepair]) {
-        var repairer = FeedRepairer(Array(data))
-        // libxml2 reads no UTF-32 at all, so that is done before the first attempt.
-        repairer.transcodeWideEncodings(includingUTF16: false)
-        let strict = parseStrictly(repairer.bytes, url: url)
-        if let root = strict.root { return (root, repairer.repairs) }
-        let firstError = strict.diagnostics.first { $0.severity != .warning }
+    private static func readXML(_ data: Data, url: String, limits: DocumentLimits) throws(FeedError) -> (XMLElement, [FeedRepair]) {
+        do {
+            var repairer = FeedRepairer(Array(data))
+            // libxml2 reads no UTF-32 at all, so that is done before the first attempt.
+            repairer.transcodeWideEncodings(includingUTF16: false)
+            let strict = try parseStrictly(repairer.bytes, url: url, limits: limits)
+            if let root = strict.root { return (root, repairer.repairs) }
+            let firstError = strict.diagnostics.first { $0.severity != .warning }
 
-        repairer.transcodeWideEncodings(includingUTF16: true)
-        repairer.removeLeadingJunk()
-        repairer.fixDeclaredEncoding(firstError: firstError)
-        repairer.fixReferences()
-        let repaired = parseStrictly(repairer.bytes, url: url)
-        if let root = repaired.root { return (root, repairer.repairs) }
+            try limits.checkTime()
+            repairer.transcodeWideEncodings(includingUTF16: true)
+            repairer.removeLeadingJunk()
+            repairer.fixDeclaredEncoding(firstError: firstError)
+            repairer.fixReferences()
+            let repaired = try parseStrictly(repairer.bytes, url: url, limits: limits)
+            if let root = repaired.root { return (root, repairer.repairs) }
 
-        let (recovered, _) = repairer.bytes.withUnsafeBytes { LibXML.parseXML($0, url: url, recover: true) }
-        let remaining = repaired.diagnostics.first { $0.severity != .warning } ?? firstError
-        if let recovered {
-            if let remaining { repairer.noteRecovery(remaining) }
-            return (recovered, repairer.repairs)
+            let (recovered, _) = try LibXML.parseXML(repairer.bytes, url: url, recover: true, limits: limits)
+            let remaining = repaired.diagnostics.first { $0.severity != .warning } ?? firstError
+            if let recovered {
+                if let remaining { repairer.noteRecovery(remaining) }
+                return (recovered, repairer.repairs)
+            }
+            if let firstError { throw FeedError.malformedXML(firstError) }
+            throw FeedError.notAFeed(found: "no XML root element")
+        } catch let error as FeedError {
+            throw error
+        } catch let error as DocumentLimitError {
+            throw .overLimit(error)
+        } catch {
+            throw .notAFeed(found: "\(error)")
         }
-        if let firstError { throw .malformedXML(firstError) }
-        throw .notAFeed(found: "no XML root element")
     }
 
     /// The root when the document is well-formed. Namespace errors (an undeclared prefix) lose
     /// nothing and are let pass; an undefined entity is not, since its text would be dropped.
-    private static func parseStrictly(_ bytes: [UInt8], url: String) -> (root: XMLElement?, diagnostics: [XMLDiagnostic]) {
-        let (root, diagnostics) = bytes.withUnsafeBytes { LibXML.parseXML($0, url: url, recover: false) }
+    private static func parseStrictly(_ bytes: [UInt8], url: String, limits: DocumentLimits) throws(DocumentLimitError) -> (root: XMLElement?, diagnostics: [XMLDiagnostic]) {
+        let (root, diagnostics) = try LibXML.parseXML(bytes, url: url, recover: false, limits: limits)
         let lossy = diagnostics.contains { $0.severity == .fatal || $0.message.contains("Entity") }
         return (lossy ? nil : root, diagnostics)
     }

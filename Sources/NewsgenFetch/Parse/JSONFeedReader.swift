@@ -5,13 +5,16 @@ import NewsgenXML
 /// Reads JSON Feed 1.0 and 1.1 documents, tolerating the type slips found in the wild
 /// (numeric ids, `author` instead of `authors`).
 enum JSONFeedReader {
-    static func read(_ data: Data) throws(FeedError) -> ParsedFeed {
+    static func read(_ data: Data, limits: DocumentLimits = .standard) throws(FeedError) -> ParsedFeed {
         let feed: JSONNode
         do {
-            feed = try JSONDocument.parse(data)
+            feed = try JSONDocument.parse(data, maximumValues: limits.elements)
+        } catch where error.tooManyValues {
+            throw .overLimit(.tooManyValues(limit: limits.elements))
         } catch {
             throw .malformedJSON(error.description)
         }
+        try FeedParser.checkTime(limits)
         guard feed.members != nil else { throw .malformedJSON("the top level is not an object") }
         guard feed["version"]?.string?.hasPrefix("https://jsonfeed.org/version/") == true || feed["items"] != nil else {
             throw .notAFeed(found: "a JSON document without version or items")
