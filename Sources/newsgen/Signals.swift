@@ -1,34 +1,63 @@
 import Dispatch
 import Foundation
 import Logging
+import NewsgenBuild
+import NewsgenConfig
 
 /// SIGINT (Ctrl-C) and SIGTERM (cron's or systemd's stop) during a build.
 ///
 /// The first one cancels the build: the build stops at its next step, removes its staging folder,
 /// releases the lock, and newsgen exits 130 (SIGINT) or 143 (SIGTERM) with one line saying that
-/// nothing was published. The served folder is untouched. A second signal exits at once, as a
-/// kill would: the served folder is still whole, and the next build removes the staging folder.
+/// nothing was published. Work that notices no cancellation (a long computation in a library)
+/// gets `grace`; then newsgen removes its staging folders itself and exits with the same status,
+/// the kernel releasing the lock. The served folder is untouched either way. A second signal
+/// exits at once, as a kill would: the served folder is still whole, and the next build removes
+/// the staging folder.
 enum StopSignals {
+    /// How long a cancelled build has to end on its own.
+    static let grace: DispatchTimeInterval = .seconds(1)
+
+    /// Where the signals are handled: a queue of its own, which libdispatch gives a thread even
+    /// while every core is busy (the global queues wait for one of the threads that the build's
+    /// work holds, and would handle the signal only after it).
+    static let queue = DispatchQueue(label: "newsgen.stop-signals")
+
     /// Runs a build with SIGINT and SIGTERM cancelling it; its exit status, or 128 + the signal's
     /// number when a signal stopped it. Its logger falls silent once a stop is asked for, since
     /// what a stopped build reports is noise.
     static func run(_ runner: BuildRunner) async -> Int32 {
+        // Read here, so that a stop that cannot wait knows which output's staging folders are its own.
+        let config: SiteConfig
+        do {
+            config = try runner.loadConfig()
+        } catch {
+            runner.logger.error("\(error)")
+            return 1
+        }
         let stop = Received()
         let logger = runner.logger
         var runner = runner
         runner.logger = Logger(label: logger.label) { _ in SilencedOnStop(base: logger.handler, stop: stop) }
         runner.logger.logLevel = logger.logLevel
-        let task = Task { [runner] in await runner.run() }
+        let task = Task { [runner] in await runner.run(config) }
+        let publisher = Publisher(output: config.output)
         let sources = [SIGINT, SIGTERM].map { number in
             #if canImport(Darwin)
             // Darwin's signal sources sit below signal(3): the default action must be off.
             // On Linux, Dispatch takes the signal itself.
             signal(number, SIG_IGN)
             #endif
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 if stop.record(number) {
                     task.cancel()
+                    queue.asyncAfter(deadline: .now() + grace) {
+                        guard stop.claimEnd() else { return }
+                        publisher.removeOwnStaging()
+                        FileHandle.standardError.write(Data("newsgen: build stopped by \(name(of: number)); the work under way was ended, the served folder is as it was\n".utf8))
+                        // At once: exit(3) would run the process's exit handlers beside threads still at work.
+                        _exit(128 + number)
+                    }
                 } else {
                     // The second signal: the user does not want to wait for the clean-up.
                     FileHandle.standardError.write(Data("newsgen: stopped (\(name(of: number)) again); nothing was published\n".utf8))
@@ -41,6 +70,10 @@ enum StopSignals {
         let status = await task.value
         for source in sources { source.cancel() }
         guard let number = stop.signal else { return status }
+        guard stop.claimEnd() else {
+            // Too late: the forced stop is removing the staging folders and will exit.
+            while true { try? await Task.sleep(for: .seconds(60)) }
+        }
         // Exit status 1 is "nothing published"; 0 and 3 mean the swap happened before the stop.
         let outcome = status == 1 ? "nothing was published" : "the new site had already been published"
         FileHandle.standardError.write(Data("newsgen: build stopped by \(name(of: number)); \(outcome)\n".utf8))
@@ -55,10 +88,22 @@ enum StopSignals {
         }
     }
 
-    /// The first stop signal received, shared by the signal handlers and the log handler.
+    /// The first stop signal received, shared by the signal handlers and the log handler, and
+    /// who ends the process after it: the build, or the forced stop.
     final class Received: @unchecked Sendable {
         private let lock = NSLock()
         private var first: Int32?
+        private var ended = false
+
+        /// Whether the caller is the first to end the stopped build (the build returning, or the
+        /// forced stop); the other then does nothing.
+        func claimEnd() -> Bool {
+            lock.withLock {
+                guard !ended else { return false }
+                ended = true
+                return true
+            }
+        }
 
         var signal: Int32? { lock.withLock { first } }
 

@@ -203,6 +203,17 @@ package struct Publisher: Sendable {
         }
     }
 
+    /// Removes the staging folders this process made beside the output: what a build ended by a
+    /// signal, without the time to stop in order, leaves (the served folder is never one of them).
+    package func removeOwnStaging() {
+        let parent = output.deletingLastPathComponent()
+        let own = "\(stagingPrefix)\(ProcessInfo.processInfo.processIdentifier)-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        for name in names where name.hasPrefix(own) {
+            remove(parent.appendingPathComponent(name), what: "a build that was stopped")
+        }
+    }
+
     /// Throws `.stopped` once the build's task is cancelled: nothing more is written or swapped.
     private func checkNotStopped() throws(PublishError) {
         if Task.isCancelled { throw PublishError(output, .stopped) }
