@@ -158,6 +158,19 @@ struct FeedFidelityTests {
         }
     }
 
+    @Test("an RSS title is HTML when it looks like HTML, as feedparser decides, else text as written")
+    func rssTitleHTMLOrText() throws {
+        func title(_ raw: String) throws -> String? {
+            try first("<rss version=\"2.0\"><channel><title>T</title><item><title>\(raw)</title><link>http://example.com/a</link></item></channel></rss>").title
+        }
+        #expect(try title("Tom &amp;amp; Jerry") == "Tom & Jerry", "an entity: HTML")
+        #expect(try title("&lt;b&gt;Cup&lt;/b&gt; final") == "Cup final", "HTML's own elements, closed: HTML")
+        #expect(try title("Fish &amp; chips van wins the &lt;best&gt; stall award") == "Fish & chips van wins the <best> stall award",
+                "no end tag, no reference: text")
+        #expect(try title("the &lt;best&gt; &amp;amp; &lt;/best&gt;") == "the <best> &amp; </best>", "an element HTML does not have: text")
+        #expect(try title("1 &lt; 2") == "1 < 2")
+    }
+
     @Test("script, style, noscript and template contents are not text", arguments: ["script", "style", "noscript", "template"])
     func invisibleElements(element: String) throws {
         let article = try first("""
