@@ -274,7 +274,10 @@ extension Array where Element == Article {
         return map { $0.url.flatMap { normalized.normalize($0) } }
     }
 
-    /// Drops later articles whose normalized URL, or else whose guid, was already seen.
+    /// Drops later articles that are a story seen before: one with its id (the key it is stored
+    /// under, which for a story without a URL or guid is its title within its source), its
+    /// normalized URL, or its guid within its source. What is left holds each story once, so a
+    /// feed written from it gives every entry an id of its own (`FeedContext.entryID`).
     package func deduplicated() -> [Article] {
         deduplicated(urls: normalizedURLs())
     }
@@ -306,32 +309,36 @@ extension Array where Element == Article {
     package func placesKept(urls: [String?], hashes: [KeyHashes]) -> [Int] {
         var seenURLs = SeenKeys(capacity: count)
         var seenGUIDs = SeenKeys(capacity: count)
+        var seenIDs = SeenKeys(capacity: count)
         return indices.filter { place in
+            let article = self[place]
             if let url = urls[place], let hash = hashes[place].url {
                 if !seenURLs.insert(hash, at: place, same: { urls[$0] == url }) { return false }
             }
             if let hash = hashes[place].guid {
-                let article = self[place]
                 let isSame = { (other: Int) in self[other].guid == article.guid && self[other].sourceID == article.sourceID }
                 if !seenGUIDs.insert(hash, at: place, same: isSame) { return false }
             }
-            return true
+            return seenIDs.insert(hashes[place].id, at: place, same: { self[$0].id == article.id })
         }
     }
 }
 
-/// The hashes of what deduplication compares a story by: its normalized URL, and its guid
-/// within its source (a GUID is unique within its source only); `nil` for none.
+/// The hashes of what deduplication compares a story by: its id, its normalized URL, and its
+/// guid within its source (a GUID is unique within its source only); `nil` for none.
 package struct KeyHashes: Sendable {
+    var id: Int
     var url: Int?
     var guid: Int?
 
-    package init(url: Int?, guid: Int?) {
+    package init(id: Int, url: Int?, guid: Int?) {
+        self.id = id
         self.url = url
         self.guid = guid
     }
 
     init(url: String?, _ article: Article) {
+        self.id = article.id.hashValue
         self.url = url?.hashValue
         if let guid = article.guid, !guid.isEmpty {
             var hasher = Hasher()

@@ -89,7 +89,9 @@ enum RSSWriter {
 enum AtomWriter {
     static func write(_ list: FeedList, context: FeedContext) -> String {
         var xml = XMLWriter()
-        xml.open("feed", ["xmlns": Namespace.atom, "xml:lang": context.language])
+        // Dublin Core names the outlets, when an entry has one.
+        let namesOutlets = list.entries.contains { $0.article.outlet != nil }
+        xml.open("feed", ["xmlns": Namespace.atom, "xmlns:dc": namesOutlets ? Namespace.dublinCore : nil, "xml:lang": context.language])
         xml.element("title", list.title)
         if !list.description.isEmpty { xml.element("subtitle", list.description) }
         let selfURL = context.absolute(list.feedPath + ".atom")
@@ -118,12 +120,10 @@ enum AtomWriter {
                 xml.element("name", author)
                 xml.close()
             }
-            if let outlet = article.outlet {
-                // The feed the entry came from, known only by its title (RFC 4287 §4.2.11).
-                xml.open("source")
-                xml.element("title", outlet, ["type": "text"])
-                xml.close()
-            }
+            // The outlet, as RSS names it. Not an atom:source: that describes the feed the entry
+            // was copied from, by the id, title and time RFC 4287 §4.2.11 asks for, and an
+            // outlet is known by its name alone.
+            xml.element("dc:publisher", article.outlet)
             if !article.summary.isEmpty { xml.element("summary", article.summary, ["type": "text"]) }
             xml.element("content", article.content, ["type": "html"])
             for category in article.categories { xml.empty("category", ["term": category]) }
@@ -175,7 +175,7 @@ enum JSONFeedWriter {
         let article = entry.article
         json.openObject()
         // An extension (JSON Feed 1.1 allows `_`-prefixed objects): the outlet that published
-        // the story, as Atom's `<source><title>` and RSS's `dc:publisher` name it.
+        // the story, as RSS's and Atom's `dc:publisher` name it.
         if let outlet = article.outlet {
             json.key("_outlet")
             json.openObject()

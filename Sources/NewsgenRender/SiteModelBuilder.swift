@@ -5,6 +5,10 @@ import NewsgenConfig
 /// Builds the page models and feed lists from the site's content: the Presentation layer.
 /// A class, so that the ten thousand render jobs of a site share one instance rather than each
 /// holding a copy of its fields.
+///
+/// Every list it hands out (a source's, a saved list, the headlines, a section, the archive and
+/// its days, a tag's) holds a story at most once, whatever the content's lists repeat
+/// (`Array.deduplicated`): each page and feed of a list shows each of its stories once.
 final class SiteModelBuilder: Sendable {
     /// A front-page section and its page.
     struct Category {
@@ -22,6 +26,8 @@ final class SiteModelBuilder: Sendable {
     }
 
     let content: SiteContent
+    /// The content's sources, each listing a story once.
+    let sources: [SourceReport]
     /// Every article shown, across sources, de-duplicated, newest first.
     let headlines: [Article]
     let categories: [Category]
@@ -44,6 +50,8 @@ final class SiteModelBuilder: Sendable {
     /// The slug of each story with a page (`slugs[i]` of `articlesWithPages[i]`).
     private let slugs: [String]
     let sourcesByID: [String: SourceReport]
+    /// The saved lists, each holding a story once (the first entry that shows it).
+    private let savedLists: [SavedListKind: [SavedArticle]]
     let savedIDs: [SavedListKind: Set<String>]
     /// The paths of the `static` folder's files, which the site's own URLs may name.
     let staticPaths: Set<String>
@@ -53,21 +61,32 @@ final class SiteModelBuilder: Sendable {
     init(content: SiteContent) {
         self.content = content
         staticPaths = Set(content.staticFiles.map(\.path))
-        sourcesByID = Dictionary(content.sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let sources = content.sources.map { source in
+            var source = source
+            source.articles = source.articles.deduplicated()
+            return source
+        }
+        self.sources = sources
+        sourcesByID = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         // The listed stories are sorted and their URLs normalized on one core while the
         // archive's are normalized on the other; both lists are deduplicated by those URLs.
         let cached = content.archive
         let ((listed, listedURLs), cachedURLs) = Parallel.both({ () -> ([Article], [String?]) in
-            let listed = content.sources.flatMap(\.articles).sortedNewestFirst()
+            let listed = sources.flatMap(\.articles).sortedNewestFirst()
             return (listed, listed.normalizedURLs())
         }, { cached.normalizedURLs() })
         let keptListed = listed.placesKept(urls: listedURLs)
         headlines = keptListed.map { listed[$0] }
         let headlineURLs = keptListed.map { listedURLs[$0] }
+        var savedLists: [SavedListKind: [SavedArticle]] = [:]
         var saved: [SavedListKind: Set<String>] = [:]
         for kind in SavedListKind.allCases {
-            saved[kind] = Set(content.saved(kind).filter(\.matched).map(\.article.id))
+            let entries = content.saved(kind)
+            let list = entries.map(\.article).placesKept(urls: entries.map { $0.article.url.flatMap(URLNormalizer.normalize) }).map { entries[$0] }
+            savedLists[kind] = list
+            saved[kind] = Set(list.filter(\.matched).map(\.article.id))
         }
+        self.savedLists = savedLists
         savedIDs = saved
 
         // Sections follow the order in which site.json first names each category.
@@ -83,13 +102,10 @@ final class SiteModelBuilder: Sendable {
         }
         // An archived story that is the very copy a headline is (the build shares the two's
         // storage, `Build.sharingText`) comes after that headline in the archive's order and
-        // has its URL or guid, so deduplication drops it, and it changes nothing else: left
-        // out before, it is not sorted (ten thousand stories fewer in a cron run).
+        // has its id, so deduplication drops it, and it changes nothing else: left out before,
+        // it is not sorted (ten thousand stories fewer in a cron run).
         let shown = Set(headlines.map(\.storageIdentity))
-        let others = cached.indices.filter { place in
-            let story = cached[place]
-            return !(shown.contains(story.storageIdentity) && (cachedURLs[place] != nil || story.guid?.isEmpty == false))
-        }
+        let others = cached.indices.filter { !shown.contains(cached[$0].storageIdentity) }
         let candidates = headlines + others.map { cached[$0] }
         let candidateURLs = headlineURLs + others.map { cachedURLs[$0] }
         let archiveOrder = candidates.archiveOrder()
@@ -123,6 +139,11 @@ final class SiteModelBuilder: Sendable {
             while !usedSlugs.insert(slug).inserted { slug += "-" + Slug.digest(name).prefix(6) }
             return Category(name: name, slug: slug, articles: articles)
         }
+    }
+
+    /// A saved list as its page and feeds show it.
+    func saved(_ kind: SavedListKind) -> [SavedArticle] {
+        savedLists[kind] ?? []
     }
 
     /// The most characters a story's slug takes from its title's words.
@@ -216,14 +237,14 @@ final class SiteModelBuilder: Sendable {
             )
         }
         var empty: EmptyState?
-        if content.sources.isEmpty {
+        if sources.isEmpty {
             empty = EmptyState(title: "No sources yet", message: "No sources are configured. Add RSS, Atom or JSON feeds to \"sources\" in site.json and build again.")
-        } else if content.sources.allSatisfy({ if case .unavailable = $0.status { true } else { false } }) {
+        } else if sources.allSatisfy({ if case .unavailable = $0.status { true } else { false } }) {
             empty = EmptyState(title: "No news to show", message: "No source could be fetched and nothing recent enough is cached. The Sources page says what went wrong with each.")
         } else if headlines.isEmpty {
             empty = EmptyState(title: "Nothing fetched", message: "The sources were read, but they list no articles right now.")
         }
-        let noticed = content.sources.filter { Self.stateText($0).0 != "ok" }.map(Self.statusDate)
+        let noticed = sources.filter { Self.stateText($0).0 != "ok" }.map(Self.statusDate)
         return page(
             root: root, path: SitePaths.headlinesPage, title: content.config.title, heading: "Headlines",
             intro: content.config.description.isEmpty ? nil : content.config.description,
@@ -234,7 +255,7 @@ final class SiteModelBuilder: Sendable {
     }
 
     func sourcesPage(root: String) -> Page<SourcesContent> {
-        let empty = content.sources.isEmpty
+        let empty = sources.isEmpty
             ? EmptyState(title: "No sources yet", message: "No sources are configured. Add feeds or NewsAPI sources to \"sources\" in site.json.")
             : nil
         var feeds = feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root)
@@ -242,10 +263,10 @@ final class SiteModelBuilder: Sendable {
         return page(
             root: root, path: SitePaths.sourcesPage, title: "Sources — \(content.config.title)", heading: "Sources",
             intro: "Every source this site follows, how its last fetch went, and its feeds.",
-            tab: "Sources", updated: Self.newest(content.sources.map(Self.statusDate) + [content.newsapiSources?.fetchedAt]),
+            tab: "Sources", updated: Self.newest(sources.map(Self.statusDate) + [content.newsapiSources?.fetchedAt]),
             feeds: feeds,
             content: SourcesContent(
-                sources: content.sources.map { sourceRow($0, root: root) }, empty: empty,
+                sources: sources.map { sourceRow($0, root: root) }, empty: empty,
                 available: availableRows(root: root), availableNote: availableNote()
             )
         )
@@ -254,7 +275,7 @@ final class SiteModelBuilder: Sendable {
     /// NewsAPI's sources, those the site follows marked selected and linked to their page.
     private func availableRows(root: String) -> [AvailableSourceRow] {
         guard let list = content.newsapiSources else { return [] }
-        let selected = Self.selectedNewsAPISources(content.sources.map(\.config))
+        let selected = Self.selectedNewsAPISources(sources.map(\.config))
         return list.sources
             .sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
             .map { source in
@@ -270,7 +291,7 @@ final class SiteModelBuilder: Sendable {
 
     private func availableNote() -> String? {
         guard let list = content.newsapiSources else { return nil }
-        let selected = Self.selectedNewsAPISources(content.sources.map(\.config))
+        let selected = Self.selectedNewsAPISources(sources.map(\.config))
         let count = list.sources.filter { selected[$0.id] != nil }.count
         let language = Locale(identifier: "en").localizedString(forLanguageCode: list.language) ?? list.language
         return "\(list.sources.count) \(language) sources, as NewsAPI listed them on \(Dates.readable(list.fetchedAt)); "
@@ -327,7 +348,7 @@ final class SiteModelBuilder: Sendable {
     }
 
     func savedPage(_ kind: SavedListKind, root: String) -> Page<ArticleListContent> {
-        let saved = content.saved(kind)
+        let saved = self.saved(kind)
         let rows = ArticleRows(
             articles: saved.map(\.article),
             marks: saved.map { item in
@@ -473,7 +494,7 @@ final class SiteModelBuilder: Sendable {
     func searchIndex() -> Data {
         var sourceIndex: [String: Int] = [:]
         var sourceNames: [String] = []
-        for source in content.sources where sourceIndex[source.id] == nil {
+        for source in sources where sourceIndex[source.id] == nil {
             sourceIndex[source.id] = sourceNames.count
             sourceNames.append(source.name)
         }
@@ -651,10 +672,10 @@ final class SiteModelBuilder: Sendable {
             lists.append(FeedList(
                 title: "\(title) — \(kind.title)", description: "Articles saved to \(kind.title)",
                 pagePath: SitePaths.savedPage(kind), feedPath: SitePaths.savedFeed(kind),
-                entries: entries(content.saved(kind).map(\.article)), updated: savedUpdated(kind)
+                entries: entries(saved(kind).map(\.article)), updated: savedUpdated(kind)
             ))
         }
-        for source in content.sources {
+        for source in sources {
             lists.append(FeedList(
                 title: source.name, description: "\(source.name), as followed by \(title)",
                 pagePath: SitePaths.sourcePage(source.id), feedPath: SitePaths.sourceFeed(source.id),
@@ -689,7 +710,7 @@ final class SiteModelBuilder: Sendable {
             + SavedListKind.allCases.map { OPMLWriter.Outline(title: "\(title) — \($0.title)", feedPath: SitePaths.savedFeed($0), pagePath: SitePaths.savedPage($0)) }
         return [
             (group: title, items: site),
-            (group: "Sources", items: content.sources.map { OPMLWriter.Outline(title: $0.name, feedPath: SitePaths.sourceFeed($0.id), pagePath: SitePaths.sourcePage($0.id)) }),
+            (group: "Sources", items: sources.map { OPMLWriter.Outline(title: $0.name, feedPath: SitePaths.sourceFeed($0.id), pagePath: SitePaths.sourcePage($0.id)) }),
             (group: "Categories", items: categories.map { OPMLWriter.Outline(title: $0.name, feedPath: SitePaths.categoryFeed($0.slug), pagePath: SitePaths.categoryPage($0.slug)) }),
             (group: "Tags", items: tags.map { OPMLWriter.Outline(title: $0.name, feedPath: SitePaths.tagFeed($0.slug), pagePath: SitePaths.tagPage($0.slug)) }),
         ]
@@ -786,7 +807,7 @@ final class SiteModelBuilder: Sendable {
 
     /// A saved list shows its articles' dates and when each was saved.
     private func savedUpdated(_ kind: SavedListKind) -> Date? {
-        let saved = content.saved(kind)
+        let saved = self.saved(kind)
         return Self.newest(saved.map(\.article.published) + saved.map(\.entry.savedAt))
     }
 
@@ -864,7 +885,7 @@ final class SiteModelBuilder: Sendable {
     }
 
     private func notices(root: String) -> [NoticeModel] {
-        content.sources.compactMap { source in
+        sources.compactMap { source in
             let (state, text) = Self.stateText(source)
             guard state != "ok" else { return nil }
             return NoticeModel(text: "\(source.name): \(text)", href: root + SitePaths.sourcePage(source.id), severity: state)

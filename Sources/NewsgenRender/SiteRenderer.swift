@@ -284,7 +284,7 @@ package struct SiteRenderer {
         jobs.append(searchIndex)
         page(SitePaths.headlinesPage, template: "headlines") { model.headlinesPage(root: $0) }
         page(SitePaths.sourcesPage, template: "sources") { model.sourcesPage(root: $0) }
-        for source in content.sources {
+        for source in model.sources {
             page(SitePaths.sourcePage(source.id), template: "source") { model.sourcePage(source, root: $0) }
         }
         for category in model.categories {

@@ -45,6 +45,36 @@ package enum HTMLText {
         }
     }
 
+    /// Whether text that may be either (an RSS title) is HTML: it holds a tag or a character or
+    /// entity reference, and every tag and entity it names is HTML's own. "Fish &amp; chips",
+    /// "<b>Cup</b> final" and "<img onerror=…>Click" are HTML; "1 < 2" and "the <best> stall"
+    /// are text, which a reader shows as written. (feedparser's rule, but for one thing: it also
+    /// asks for an end tag or a reference, and so shows a lone start tag as text.)
+    package static func looksLikeHTML(_ text: String) -> Bool {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else { return false }
+        guard text.contains(/<\/?\w/) || text.contains(/&#?\w+;/) else { return false }
+        for match in text.matches(of: /<\/?(\w+)/) where !elements.contains(match.output.1.lowercased()) { return false }
+        for match in text.matches(of: /&(\w+);/) where LibXML.htmlEntity(named: String(match.output.1)) == nil && !xmlEntities.contains(String(match.output.1)) {
+            return false
+        }
+        return true
+    }
+
+    /// The entities XML defines, which are HTML's too.
+    private static let xmlEntities: Set<String> = ["amp", "lt", "gt", "quot", "apos"]
+
+    /// The elements of HTML, and the obsolete ones feeds still use.
+    private static let elements: Set<String> = [
+        "a", "abbr", "acronym", "address", "area", "article", "aside", "audio", "b", "bdi", "bdo", "big", "blockquote", "body", "br",
+        "button", "canvas", "caption", "center", "cite", "code", "col", "colgroup", "data", "datalist", "dd", "del", "details", "dfn",
+        "dialog", "dir", "div", "dl", "dt", "em", "embed", "fieldset", "figcaption", "figure", "font", "footer", "form", "h1", "h2",
+        "h3", "h4", "h5", "h6", "head", "header", "hgroup", "hr", "html", "i", "iframe", "img", "input", "ins", "kbd", "label",
+        "legend", "li", "link", "main", "map", "mark", "menu", "meta", "meter", "nav", "noscript", "object", "ol", "optgroup",
+        "option", "output", "p", "param", "picture", "pre", "progress", "q", "rp", "rt", "ruby", "s", "samp", "script", "search",
+        "section", "select", "small", "source", "span", "strike", "strong", "style", "sub", "summary", "sup", "table", "tbody", "td",
+        "template", "textarea", "tfoot", "th", "thead", "time", "title", "tr", "track", "tt", "u", "ul", "var", "video", "wbr",
+    ]
+
     /// The `src` of the first `<img>` below an element (XHTML content in Atom feeds).
     package static func firstImageSource(in element: XMLElement) -> String? {
         element.firstDescendant { $0.name.lowercased() == "img" && $0.attribute("src") != nil }?

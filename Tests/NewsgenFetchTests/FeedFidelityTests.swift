@@ -126,6 +126,51 @@ struct FeedFidelityTests {
         #expect(try atomEntry(#"<title mode="base64">\#(text)</title>"#, ns: "http://purl.org/atom/ns#").title == "Plain & simple")
     }
 
+    /// Out of spec (a title is text, HTML or XHTML), but feedparser and the lenient readers
+    /// decode base64 wherever `type` is a MIME type neither text nor XML; feedparser's test
+    /// feeds atom10/entry_title_base64*.xml and feed_title_base64*.xml are such titles.
+    @Test("Atom 1.0 title and summary typed application/octet-stream are base64, decoded as feedparser decodes them")
+    func base64AtomOneTitle() throws {
+        let encoded = "\n    " + Data("Example <b>Atom</b>".utf8).base64EncodedString() + "\n  "
+        let article = try atomEntry(#"<title type="application/octet-stream">\#(encoded)</title>"#
+            + #"<summary type="application/octet-stream">\#(Data("Tom & Jerry".utf8).base64EncodedString())</summary>"#)
+        #expect(article.title == "Example <b>Atom</b>")
+        #expect(article.summary == "Tom & Jerry")
+        let feed = try TestSupport.parse(#"<feed xmlns="http://www.w3.org/2005/Atom"><title type="application/octet-stream">\#(encoded)</title></feed>"#)
+        #expect(feed.title == "Example <b>Atom</b>")
+        // Text that is not base64 of UTF-8 is read as written; an empty type is text.
+        #expect(try atomEntry(#"<title type="image/png">not base64!</title>"#).title == "not base64!")
+        #expect(try atomEntry(#"<title type="">evil</title>"#).title == "evil")
+        #expect(try atomEntry(#"<title type="application/xml">plain</title>"#).title == "plain", "XML is not base64")
+    }
+
+    @Test("the four base64 Atom 1.0 titles of feedparser's tests read as feedparser reads them")
+    func base64CorpusTitles() throws {
+        let cases = [
+            "entry_title_base64.xml": "Example <b>Atom</b>", "entry_title_base64_2.xml": "<p>History of the &lt;blink&gt; tag</p>",
+            "feed_title_base64.xml": "Example <b>Atom</b>", "feed_title_base64_2.xml": "<p>History of the &lt;blink&gt; tag</p>",
+        ]
+        for (name, expected) in cases {
+            let data = try Data(contentsOf: TestSupport.corpus.appendingPathComponent("wellformed/atom10/\(name)"))
+            let feed = try FeedParser.parse(data, url: name)
+            let title = name.hasPrefix("feed") ? feed.title : feed.articles(sourceID: "s", base: nil, limit: 1).first?.title
+            #expect(title == expected, "\(name)")
+        }
+    }
+
+    @Test("an RSS title is HTML when it looks like HTML, as feedparser decides, else text as written")
+    func rssTitleHTMLOrText() throws {
+        func title(_ raw: String) throws -> String? {
+            try first("<rss version=\"2.0\"><channel><title>T</title><item><title>\(raw)</title><link>http://example.com/a</link></item></channel></rss>").title
+        }
+        #expect(try title("Tom &amp;amp; Jerry") == "Tom & Jerry", "an entity: HTML")
+        #expect(try title("&lt;b&gt;Cup&lt;/b&gt; final") == "Cup final", "HTML's own elements, closed: HTML")
+        #expect(try title("Fish &amp; chips van wins the &lt;best&gt; stall award") == "Fish & chips van wins the <best> stall award",
+                "no end tag, no reference: text")
+        #expect(try title("the &lt;best&gt; &amp;amp; &lt;/best&gt;") == "the <best> &amp; </best>", "an element HTML does not have: text")
+        #expect(try title("1 &lt; 2") == "1 < 2")
+    }
+
     @Test("script, style, noscript and template contents are not text", arguments: ["script", "style", "noscript", "template"])
     func invisibleElements(element: String) throws {
         let article = try first("""

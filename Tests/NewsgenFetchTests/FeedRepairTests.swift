@@ -62,6 +62,28 @@ struct FeedRepairTests {
         #expect(feed.repairs == [.escapedLessThan(count: 1, line: 3)])
     }
 
+    @Test("a tag never closed that holds only text is text, as readers show it; the feed needs no recovery")
+    func unclosedTagIsText() throws {
+        let feed = try TestSupport.parse(rss("""
+            <item><title>Fish & chips van wins the <best> stall award</title><link>http://example.com/a</link></item>
+            <item><title>Two <worst> ever <p>one</title><description>A <br> B</description><link>http://example.com/b</link></item>
+            """))
+        let articles = feed.articles(sourceID: "s", base: nil, limit: 10)
+        #expect(articles.map(\.title) == ["Fish & chips van wins the <best> stall award", "Two <worst> ever <p>one"])
+        #expect(articles.last?.summary == "A B", "the <br> of HTML text is HTML still")
+        #expect(feed.repairs == [.escapedAmpersands(count: 1, line: 3), .escapedLessThan(count: 4, line: 3)])
+    }
+
+    @Test("an element never closed that holds elements is left to the parser's recovery, which keeps its items")
+    func unclosedElementWithChildren() throws {
+        let feed = try TestSupport.parse(rss("""
+            <item><title>One &amp; only</title><link>http://example.com/1</link>
+            <item><title>Two</title><link>http://example.com/2</link></item>
+            """))
+        #expect(feed.repairs.contains { if case .recovered = $0 { true } else { false } })
+        #expect(!feed.repairs.contains { if case .escapedLessThan = $0 { true } else { false } })
+    }
+
     @Test("a byte-order mark or white space before the declaration is removed")
     func leadingJunk() throws {
         let text = "\n  \u{FEFF}" + rss("<item><title>A &amp; B</title><link>http://example.com/a</link></item>")

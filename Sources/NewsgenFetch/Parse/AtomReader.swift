@@ -60,16 +60,24 @@ enum AtomReader {
     /// Atom 1.0: `type` is text (the default), html (escaped markup) or xhtml (markup inside one
     /// XHTML `div`, which is not part of the content). Atom 0.3: `type` is a MIME type (text/plain
     /// by default) and `mode` says how it is written: xml (the default), escaped, or base64.
+    ///
+    /// Base64 is read where `mode` says so, and, as feedparser and the lenient readers do, where
+    /// `type` is a MIME type that is neither text nor XML (RFC 4287 §4.1.3.3 says so of content;
+    /// titles and summaries so typed are out of spec). Text that does not decode to UTF-8 is
+    /// read as it is written.
     static func textConstruct(_ element: XMLElement) -> FeedText? {
         let type = element.attribute("type")?.lowercased() ?? "text"
         let isHTML = type == "html" || type == "text/html"
         let isXHTML = type == "xhtml" || type == "application/xhtml+xml"
-        switch element.attribute("mode")?.lowercased() {
-        case "base64":
+        let mode = element.attribute("mode")?.lowercased()
+        if mode == "base64" || isBinary(type) {
             let encoded = element.text.filter { !$0.isWhitespace }
-            guard let data = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters) else { return nil }
-            let decoded = String(decoding: data, as: UTF8.self)
-            return isHTML || isXHTML ? .html(decoded) : .plain(decoded)
+            if let data = Data(base64Encoded: encoded, options: .ignoreUnknownCharacters), let decoded = String(data: data, encoding: .utf8) {
+                return isHTML || isXHTML ? .html(decoded) : .plain(decoded)
+            }
+            return .plain(element.text)
+        }
+        switch mode {
         case "escaped":
             return .html(element.text)
         default:
@@ -84,5 +92,11 @@ enum AtomReader {
             }
             return isHTML ? .html(element.text) : .plain(element.text)
         }
+    }
+
+    /// Whether a text construct's `type` is a MIME type whose content Atom writes in base64: one
+    /// that is neither `text/…` nor XML (`…/xml`, `…+xml`).
+    private static func isBinary(_ type: String) -> Bool {
+        type.contains("/") && !type.hasPrefix("text/") && !type.hasSuffix("/xml") && !type.hasSuffix("+xml")
     }
 }

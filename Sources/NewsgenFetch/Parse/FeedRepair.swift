@@ -19,7 +19,8 @@ package enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
     case redeclaredEncoding(declared: String?, read: String)
     /// `&` that starts no reference, escaped as `&amp;`.
     case escapedAmpersands(count: Int, line: Int)
-    /// `<` that starts no tag, escaped as `&lt;`.
+    /// `<` that starts no tag, escaped as `&lt;`: one before a space, say, or one whose tag is
+    /// never closed and holds only text (`<title>the <best> stall</title>`), which readers show.
     case escapedLessThan(count: Int, line: Int)
     /// HTML entities XML does not define (`&nbsp;`), replaced with their characters.
     case replacedEntities([String])
@@ -250,6 +251,9 @@ private struct ReferenceScanner {
     var htmlEntities: [String] = []
     var forbiddenReferences = 0
     var misplacedDeclarations = 0
+    /// The elements open where the scanner is: each one's name, the place of its `<` in the
+    /// output, its line, and how many elements it holds.
+    private var openTags: [(name: ArraySlice<UInt8>, at: Int, line: Int, children: Int)] = []
 
     init(_ input: [UInt8]) {
         self.input = input
@@ -323,7 +327,9 @@ private struct ReferenceScanner {
 
     /// A start or end tag; references and `<` inside quoted attribute values are repaired too.
     private mutating func copyTag() {
+        let (start, tagLine, nameStart) = (output.count, line, index + 1)
         var quote: UInt8?
+        var last: UInt8 = 0
         advance()
         while index < input.count {
             let byte = input[index]
@@ -337,13 +343,41 @@ private struct ReferenceScanner {
                 advance()
             } else if byte == UInt8(ascii: ">") {
                 advance()
+                noteTag(from: nameStart, at: start, line: tagLine, selfClosing: last == UInt8(ascii: "/"))
                 return
             } else if byte == UInt8(ascii: "<") {
                 return  // an unclosed tag: leave it to the parser
             } else {
+                last = byte
                 advance()
             }
         }
+    }
+
+    /// Keeps `openTags` for the tag whose name starts at `nameStart` in the input. An end tag
+    /// that closes an element below others still open closes them too, and so shows that they
+    /// were never elements: each that holds only text is made text (its `<` escaped), as
+    /// readers show it, innermost first; one that holds elements is left to the parser.
+    private mutating func noteTag(from nameStart: Int, at start: Int, line tagLine: Int, selfClosing: Bool) {
+        let isEnd = input[nameStart] == UInt8(ascii: "/")
+        let first = isEnd ? nameStart + 1 : nameStart
+        guard first < input.count, input[first] != UInt8(ascii: "!") else { return }
+        let end = input[first...].firstIndex { [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "/"), UInt8(ascii: ">")].contains($0) } ?? input.count
+        let name = input[first..<end]
+        if !isEnd {
+            if !openTags.isEmpty { openTags[openTags.count - 1].children += 1 }
+            if !selfClosing { openTags.append((name, start, tagLine, 0)) }
+            return
+        }
+        guard let closed = openTags.lastIndex(where: { $0.name.elementsEqual(name) }) else { return }
+        for place in openTags.indices.dropFirst(closed + 1).reversed() {
+            guard openTags[place].children == 0 else { break }
+            output.replaceSubrange(openTags[place].at..<openTags[place].at + 1, with: "&lt;".utf8)
+            bareLessThans += 1
+            if firstLessThanLine == 0 || openTags[place].line < firstLessThanLine { firstLessThanLine = openTags[place].line }
+            openTags[place - 1].children -= 1
+        }
+        openTags.removeSubrange(closed...)
     }
 
     /// An XML declaration anywhere but at the very start is an error; the parser reads UTF-8

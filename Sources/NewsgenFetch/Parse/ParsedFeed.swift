@@ -10,6 +10,12 @@ enum FeedText: Sendable {
     case html(String)
     case xhtml(XMLElement)
 
+    /// Text that RSS leaves to the reader to take for HTML or not (a title): HTML when it looks
+    /// like HTML (`HTMLText.looksLikeHTML`), else text as written.
+    static func htmlOrText(_ text: String) -> FeedText {
+        HTMLText.looksLikeHTML(text) ? .html(text) : .plain(text)
+    }
+
     /// What a reader sees: markup removed, entities decoded, script and style dropped.
     var plainText: String {
         switch self {

@@ -20,7 +20,7 @@ enum RSSReader {
         let channelAuthor = first("creator", in: Namespace.dublinCore, of: channelChildren)?.nonBlankText
             ?? ownText(channelChildren, "managingEditor").map(authorName)
             ?? first("author", in: Namespace.itunes, of: channelChildren)?.nonBlankText
-        let title = ownText(channelChildren, "title").map { FeedText.html($0).plainText }.flatMap { $0.isEmpty ? nil : $0 }
+        let title = ownText(channelChildren, "title").map { FeedText.htmlOrText($0).plainText }.flatMap { $0.isEmpty ? nil : $0 }
             ?? first("title", in: Namespace.dublinCore, of: channelChildren)?.nonBlankText
         return ParsedFeed(
             format: format,
@@ -49,7 +49,7 @@ enum RSSReader {
     private static func readItem(_ item: XMLElement, channelAuthor: String?) -> FeedItem {
         let children = item.children
         var entry = FeedItem()
-        entry.title = ownText(children, "title").map(FeedText.html)
+        entry.title = ownText(children, "title").map(FeedText.htmlOrText)
             ?? (first("title", in: Namespace.dublinCore, of: children)?.nonBlankText ?? first("title", in: Namespace.media, of: children)?.nonBlankText
                 ?? first("title", in: Namespace.mediaAlternate, of: children)?.nonBlankText).map(FeedText.plain)
         if let description = own(children, "description") {
