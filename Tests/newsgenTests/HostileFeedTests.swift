@@ -57,6 +57,9 @@ struct HostileFeedTests {
         Case(name: "deeply nested elements", file: "deep.xml", write: text(rss(
             "<item><title>Deep</title><link>https://hostile.example/1</link><description>"
                 + String(repeating: "<d>", count: 100_000) + String(repeating: "</d>", count: 100_000) + "</description></item>")), refused: nil),
+        Case(name: "100,000 tags never closed, then 100,000 end tags of none", file: "unclosed.xml", write: text(rss(
+            "<item><title>Unclosed</title><link>https://hostile.example/1</link><description>"
+                + String(repeating: "<b>x", count: 100_000) + String(repeating: "</z>", count: 100_000) + "</description></item>")), refused: nil),
         Case(name: "100,000 attributes", file: "attributes.xml", write: text(rss(
             "<item a=\"1\" " + (0..<100_000).map { "a\($0)=\"1\"" }.joined(separator: " ") + "><title>t</title></item>")),
             refused: "an element with more than 1,000 attributes"),

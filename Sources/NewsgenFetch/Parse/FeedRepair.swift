@@ -254,6 +254,13 @@ private struct ReferenceScanner {
     /// The elements open where the scanner is: each one's name, the place of its `<` in the
     /// output, its line, and how many elements it holds.
     private var openTags: [(name: ArraySlice<UInt8>, at: Int, line: Int, children: Int)] = []
+    /// Whether `openTags` is kept: past libxml2's depth it is not (the parser reads no deeper),
+    /// so that each end tag looks through at most that many.
+    private var tracksTags = true
+    /// Where in `output` a tag's `<` is to be written `&lt;`, in order: made at the end, in one
+    /// pass, so that each costs no move of all that follows it.
+    private var escapedTags: [Int] = []
+    private static let maximumTrackedDepth = 256
 
     init(_ input: [UInt8]) {
         self.input = input
@@ -279,6 +286,22 @@ private struct ReferenceScanner {
                 advance()
             }
         }
+        escapeTags()
+    }
+
+    /// Writes the `<` of each tag in `escapedTags` as `&lt;`.
+    private mutating func escapeTags() {
+        guard !escapedTags.isEmpty else { return }
+        var escaped: [UInt8] = []
+        escaped.reserveCapacity(output.count + 3 * escapedTags.count)
+        var copied = 0
+        for place in escapedTags.sorted() {
+            escaped.append(contentsOf: output[copied..<place])
+            escaped.append(contentsOf: "&lt;".utf8)
+            copied = place + 1
+        }
+        escaped.append(contentsOf: output[copied...])
+        output = escaped
     }
 
     private static func startsTag(_ byte: UInt8) -> Bool {
@@ -364,15 +387,20 @@ private struct ReferenceScanner {
         guard first < input.count, input[first] != UInt8(ascii: "!") else { return }
         let end = input[first...].firstIndex { [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "/"), UInt8(ascii: ">")].contains($0) } ?? input.count
         let name = input[first..<end]
+        guard tracksTags else { return }
         if !isEnd {
             if !openTags.isEmpty { openTags[openTags.count - 1].children += 1 }
             if !selfClosing { openTags.append((name, start, tagLine, 0)) }
+            if openTags.count > Self.maximumTrackedDepth {
+                tracksTags = false
+                openTags = []
+            }
             return
         }
         guard let closed = openTags.lastIndex(where: { $0.name.elementsEqual(name) }) else { return }
         for place in openTags.indices.dropFirst(closed + 1).reversed() {
             guard openTags[place].children == 0 else { break }
-            output.replaceSubrange(openTags[place].at..<openTags[place].at + 1, with: "&lt;".utf8)
+            escapedTags.append(openTags[place].at)
             bareLessThans += 1
             if firstLessThanLine == 0 || openTags[place].line < firstLessThanLine { firstLessThanLine = openTags[place].line }
             openTags[place - 1].children -= 1
