@@ -8,7 +8,7 @@ import Testing
 @testable import NewsgenBuild
 import NewsgenTestSupport
 
-/// The table a cron run's fast path would decide by (docs/incremental-fast-path.md, "What each
+/// The table a cron run's fast path would decide by (docs/incremental-builds.md, "What each
 /// file shows"), checked against what builds do before anything depends on it.
 ///
 /// Random cron histories (`CronHistoryTests.World`) are built run after run, every file
