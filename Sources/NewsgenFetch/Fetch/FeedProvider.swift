@@ -44,8 +44,10 @@ package struct FeedProvider: SourceProvider {
             // changes while it is read has a validator that no longer matches it.
             let validator = LocalFile.validator(url, reading: "feed \(articlesPerSource) \(maximumBytes)", now: now())
             if let validator, validator == request.etag { return .notModified }
-            let data = try LocalFile.read(url, limit: maximumBytes)
-            var content = try await parse(data, name: url.path, base: nil, request: request)
+            // Read in the parsing slot too: sources waiting for one hold no bytes meanwhile.
+            var content = try await ParsingSlots.shared.run { () throws(SourceError) in
+                try parse(LocalFile.read(url, limit: maximumBytes), name: url.path, base: nil, request: request)
+            }
             content.etag = validator
             return .fetched(content)
         case .remote(let url):
@@ -62,7 +64,9 @@ package struct FeedProvider: SourceProvider {
             guard (200..<300).contains(response.status) else {
                 throw .httpStatus(response.status, host: url.host ?? url.absoluteString, attempts: attempts)
             }
-            var content = try await parse(response.body, name: url.absoluteString, base: url, request: request)
+            var content = try await ParsingSlots.shared.run { () throws(SourceError) in
+                try parse(response.body, name: url.absoluteString, base: url, request: request)
+            }
             content.etag = response.header("ETag")
             content.lastModified = response.header("Last-Modified")
             return .fetched(content)
@@ -70,17 +74,14 @@ package struct FeedProvider: SourceProvider {
     }
 
     /// Reading the document gets the request's deadline over again (`timeoutSeconds`), counted
-    /// once a parsing slot is free: a source whose feed is slow to read is stopped like one that
-    /// is slow to send it, and the fetch budget's end or a stop signal cancels the task, which
-    /// stops the reading too.
-    private func parse(_ data: Data, name: String, base: URL?, request: FetchRequest) async throws(SourceError) -> SourceContent {
+    /// from now (callers run this in a `ParsingSlots` slot): a source whose feed is slow to read is
+    /// stopped like one that is slow to send it, and the fetch budget's end or a stop signal
+    /// cancels the task, which stops the reading too.
+    private func parse(_ data: Data, name: String, base: URL?, request: FetchRequest) throws(SourceError) -> SourceContent {
         let source = request.source
-        let seconds = (request.timeout ?? Self.defaultTimeout).seconds
         let feed: ParsedFeed
         do {
-            feed = try await ParsingSlots.shared.run { () throws(FeedError) in
-                try FeedParser.parse(data, url: name, limits: .within(seconds: seconds))
-            }
+            feed = try FeedParser.parse(data, url: name, limits: .within(seconds: (request.timeout ?? Self.defaultTimeout).seconds))
         } catch {
             throw .notAFeed(reason: error.description)
         }
