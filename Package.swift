@@ -7,7 +7,8 @@ let layer: [SwiftSetting] = [.enableUpcomingFeature("InternalImportsByDefault")]
 
 let package = Package(
     name: "newsgen",
-    platforms: [.macOS(.v14)],
+    // macOS 15: Synchronization's Mutex.
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "newsgen", targets: ["newsgen"]),
         // For the fuzz targets in Fuzz/ (a package of their own, built with libFuzzer).
@@ -17,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Already dependencies of AsyncHTTPClient; named because HTTPFetcher reads their types.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // SHA-256 for the fingerprints of an incremental build (already a dependency of
@@ -67,6 +71,9 @@ let package = Package(
                 "NewsgenModel", "NewsgenXML", "NewsgenConfig",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ],
             swiftSettings: layer
         ),

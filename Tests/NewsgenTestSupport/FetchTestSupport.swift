@@ -1,6 +1,6 @@
 import Foundation
-@testable import NewsgenModel
-@testable import NewsgenFetch
+import NewsgenModel
+import NewsgenFetch
 
 extension RetryPolicy {
     /// Retries that wait 10 ms, then 20 ms (no jitter); the waits are recorded in `sleeps`

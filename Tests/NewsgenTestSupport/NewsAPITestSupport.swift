@@ -1,8 +1,8 @@
 import Foundation
 import Hummingbird
 import Logging
-@testable import NewsgenModel
-@testable import NewsgenConfig
+import NewsgenModel
+import NewsgenConfig
 
 /// A loopback stand-in for NewsAPI: its fixtures, a site using it, and fast retries.
 package enum NewsAPITestSupport {

@@ -4,7 +4,7 @@ import Glibc
 #endif
 import Logging
 import Synchronization
-@testable import NewsgenModel
+import NewsgenModel
 
 /// Paths and helpers shared by the tests.
 package enum TestSupport {
