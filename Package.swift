@@ -187,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "NewsgenRenderTests",
             dependencies: [
-                "NewsgenRender",
+                "NewsgenRender", "NewsgenXML",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Fixtures"]
