@@ -184,10 +184,8 @@ package final class SQLiteStore: ArticleStore {
         migrator.registerMigration("v5-lastSeen") { db in
             try db.execute(sql: "CREATE INDEX articleLastSeen ON article(lastSeen)")
         }
-        // Each source's list in one value (`ListBlob`), written with the list. The triggers drop
-        // a source's value whenever one of its rows could differ from it, whoever writes: a
-        // change of a column the value holds (not `lastSeen`), a row deleted (before the
-        // deletion takes the list's rows with it), any change of the source's list.
+        // Each source's list in one value, kept by triggers; dropped by v7 (kept here so that a
+        // cache of any age migrates the same way).
         migrator.registerMigration("v6-listBlob") { db in
             let held = ["key", "sourceID", "title", "summary", "author", "url", "imageURL", "published", "categories", "guid", "firstSeen",
                         "content", "outlet", "digest"]
@@ -219,6 +217,18 @@ package final class SQLiteStore: ArticleStore {
                 END;
                 """)
         }
+        // The lists' values go: they saved a cron run 10–20 ms, cost every cold build more, and
+        // a column forgotten in a trigger would have served stale text. Lists are read from rows.
+        migrator.registerMigration("v7-noListBlob") { db in
+            try db.execute(sql: """
+                DROP TRIGGER IF EXISTS listBlobArticleChanged;
+                DROP TRIGGER IF EXISTS listBlobArticleDeleted;
+                DROP TRIGGER IF EXISTS listBlobListInserted;
+                DROP TRIGGER IF EXISTS listBlobListDeleted;
+                DROP TRIGGER IF EXISTS listBlobListUpdated;
+                DROP TABLE IF EXISTS listBlob;
+                """)
+        }
         return migrator
     }
 
@@ -235,45 +245,12 @@ package final class SQLiteStore: ArticleStore {
     public func lists(of sourceIDs: [String]) async throws(StoreError) -> [String: [Article]] {
         // What an earlier read kept goes: only rows read from here on are kept for the archive.
         listedRows.withLock { $0 = ListedRows(keeping: true) }
-        var lists = try await listBlobs(of: sourceIDs)
-        // The lists without a value of their own, from their rows, in parts, as the archive is read (`inParts`).
-        let unread = sourceIDs.filter { lists[$0] == nil }
+        // In parts, as the archive is read (`inParts`).
+        var lists: [String: [Article]] = [:]
         lists.reserveCapacity(sourceIDs.count)
-        for part in try await inParts(Self.parts(of: unread, count: Self.readParts), { part throws(StoreError) in try await self.listed(by: part) }) {
+        for part in try await inParts(Self.parts(of: sourceIDs, count: Self.readParts), { part throws(StoreError) in try await self.listed(by: part) }) {
             lists.merge(part) { list, _ in list }
         }
-        return lists
-    }
-
-    /// The lists of `sourceIDs` that the cache keeps as one value each (`ListBlob`), read in
-    /// parts on two connections as the rows are (`inParts`), each value decoded where SQLite
-    /// holds it (not copied: at 100,000 stories they are 60 MB); a value that does not decode
-    /// is left for its rows to give.
-    private func listBlobs(of sourceIDs: [String]) async throws(StoreError) -> [String: [Article]] {
-        guard !sourceIDs.isEmpty else { return [:] }
-        let digester = self.digester
-        let parts = try await inParts(Self.parts(of: sourceIDs, count: Self.readParts)) { part throws(StoreError) in
-            try await self.read { db in
-                let rows = try Row.fetchCursor(db, sql: "SELECT sourceID, stories FROM listBlob WHERE sourceID IN (\(part.map { _ in "?" }.joined(separator: ", ")))",
-                                               arguments: StatementArguments(part))
-                var lists: [(String, [ListedRows.Decoded])] = []
-                while let row = try rows.next() {
-                    guard let stories = try row.withUnsafeData(atIndex: 1, { $0.flatMap(ListBlob.decode) }) else { continue }
-                    lists.append((try row.decode(atIndex: 0), try stories.map { story throws(CorruptColumn) in
-                        ListedRows.Decoded(row: story.rowid, story: try ArticleRecord(story).article(digester: digester))
-                    }))
-                }
-                return lists
-            }
-        }
-        var lists: [String: [Article]] = [:]
-        var rows: [ListedRows.Decoded] = []
-        for (sourceID, stories) in parts.joined() {
-            lists[sourceID] = stories.map(\.story)
-            rows += stories
-        }
-        rows.sort { $0.row < $1.row }
-        listedRows.withLock { if $0.keeping { $0.decoded.append(rows) } }
         return lists
     }
 
@@ -414,16 +391,10 @@ package final class SQLiteStore: ArticleStore {
                     """, arguments: [seen.timeIntervalSince1970, sourceID])
             }
             try SourceListRecord.filter(SourceListRecord.Columns.sourceID == sourceID).deleteAll(db)
-            // Each row as written, for the list's value: a story listed twice is its last writing.
-            var written: [String: ListBlob.Story] = [:]
             for (position, article) in content.articles.enumerated() {
-                written[article.id] = try ArticleRecord.upsertListed(article, at: date, in: db, digester: self.digester)
+                try ArticleRecord.upsert(article, at: date, in: db, digester: self.digester)
                 try db.cachedStatement(sql: "INSERT OR REPLACE INTO sourceList (sourceID, position, articleKey) VALUES (?, ?, ?)")
                     .execute(arguments: [sourceID, position, article.id])
-            }
-            if !content.articles.isEmpty {
-                let stories = content.articles.compactMap { written[$0.id] }
-                try db.execute(sql: "INSERT OR REPLACE INTO listBlob (sourceID, stories) VALUES (?, ?)", arguments: [sourceID, ListBlob.encode(stories)])
             }
             var state = SourceState()
             state.recordSuccess(content, at: date)
@@ -672,11 +643,8 @@ extension SQLiteStore {
         /// and reading the row back) made storing them the longest part of fetching local feeds.
         ///
         /// With `digester`, the row keeps the story's digests (those it knows, or made now).
-        /// Returns what it bound that the story does not hold as it is: its time as seconds since
-        /// 1970, its categories as text, its digests.
-        @discardableResult
         static func upsert(_ article: Article, at date: Date, in db: Database, digester: ArticleDigester?,
-                           touchLastSeen: Bool = true) throws -> (published: Double?, categories: String, digest: Data?) {
+                           touchLastSeen: Bool = true) throws {
             let statement = try db.cachedStatement(sql: touchLastSeen ? upsertTouchingLastSeen : upsertKeepingLastSeen)
             let seen = date.timeIntervalSince1970
             let categories = try CategoriesColumn.text(of: article.categories)
@@ -686,29 +654,6 @@ extension SQLiteStore {
                 article.id, article.sourceID, article.title, article.summary, article.author, article.url, article.imageURL,
                 published, categories, article.guid, seen, seen, article.content, article.outlet, digest,
             ])
-            return (published, categories, digest)
-        }
-
-        /// `upsert` of a story a source lists, returning its row as the list's value keeps it
-        /// (`ListBlob`): the values just bound, which are what the row holds, with its rowid and
-        /// `firstSeen`. A row inserted has the rowid SQLite gave it (the connection's last, which
-        /// an update leaves as it was) and was first seen now; a row updated keeps both, read back
-        /// (not through `RETURNING`, which SQLite has only since 3.35).
-        static func upsertListed(_ article: Article, at date: Date, in db: Database, digester: ArticleDigester?) throws -> ListBlob.Story {
-            let lastInserted = db.lastInsertedRowID
-            let bound = try upsert(article, at: date, in: db, digester: digester)
-            var (rowid, firstSeen) = (db.lastInsertedRowID, date.timeIntervalSince1970)
-            if rowid == lastInserted {
-                let kept = try db.cachedStatement(sql: "SELECT rowid, firstSeen FROM article WHERE key = ?")
-                guard let row = try Row.fetchOne(kept, arguments: [article.id]) else {
-                    throw DatabaseError(message: "the article \(article.id) was not there once written")
-                }
-                (rowid, firstSeen) = (try row.decode(atIndex: 0), try row.decode(atIndex: 1))
-            }
-            return ListBlob.Story(rowid: rowid, key: article.id, sourceID: article.sourceID, title: article.title, summary: article.summary,
-                                  author: article.author, url: article.url, imageURL: article.imageURL, published: bound.published,
-                                  categories: bound.categories, guid: article.guid, firstSeen: firstSeen, content: article.content,
-                                  outlet: article.outlet, digest: bound.digest)
         }
 
         /// Where `published` and `firstSeen` are in a row (`columns`).
@@ -733,26 +678,6 @@ extension SQLiteStore {
 
         private static let upsertTouchingLastSeen = upsertSQL(updating: columns.filter { $0 != "key" && $0 != "firstSeen" })
         private static let upsertKeepingLastSeen = upsertSQL(updating: columns.filter { $0 != "key" && $0 != "firstSeen" && $0 != "lastSeen" })
-
-        /// The record of a story as its list's value keeps it (`ListBlob`): the row it was made from.
-        init(_ story: ListBlob.Story) {
-            key = story.key
-            sourceID = story.sourceID
-            title = story.title
-            summary = story.summary
-            author = story.author
-            url = story.url
-            imageURL = story.imageURL
-            published = story.published.map(Date.init(timeIntervalSince1970:))
-            categories = story.categories
-            guid = story.guid
-            firstSeen = Date(timeIntervalSince1970: story.firstSeen)
-            // A list's value does not hold it (a 304 moves it), and no story is made from it.
-            lastSeen = firstSeen
-            content = story.content
-            outlet = story.outlet
-            digest = story.digest
-        }
 
         /// The story of the row; knowing its digests when `digester` made those kept with it.
         func article(digester: ArticleDigester?) throws(CorruptColumn) -> Article {

@@ -32,6 +32,26 @@ struct SQLiteStoreTests {
         return try database.write(body)
     }
 
+    @Test("a cache that kept each list as one value (v6) keeps none after migrating, and its lists read from their rows")
+    func listValuesDropped() async throws {
+        // The cache as v6 left it: a list's value, and its triggers.
+        let database = try DatabaseQueue(path: file.path)
+        try SQLiteStore.migrator.migrate(database, upTo: "v6-listBlob")
+        try await database.write { db in
+            try db.execute(sql: "INSERT INTO listBlob (sourceID, stories) VALUES ('world', x'00')")
+        }
+        try database.close()
+
+        let store = try open()
+        let story = Article(id: "https://example.com/a1", sourceID: "world", title: "From its row", url: "https://example.com/a1")
+        try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: [story]), at: Self.first)
+        #expect(try await store.lists(of: ["world"])["world"]?.map(\.title) == ["From its row"])
+        let left = try raw { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'listBlob%'")
+        }
+        #expect(left.isEmpty, "\(left)")
+    }
+
     @Test("a cache written by the hand-written SQL of earlier versions reads back the same")
     func readsEarlierCache() async throws {
         try raw { db in

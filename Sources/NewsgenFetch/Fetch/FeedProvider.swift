@@ -13,6 +13,8 @@ package struct FeedProvider: SourceProvider {
     let logger: Logger
     /// The clock a local file's change time is compared with (`LocalFile.validator`).
     let now: @Sendable () -> Date
+    /// How many of its sources' documents are read at once (the build makes one provider).
+    let slots = ParsingSlots()
 
     /// `http` is `nil` when the build may make no request (`--offline`).
     public init(http: HTTPFetcher?, articlesPerSource: Int, maximumBytes: Int = 10 * 1_048_576, retry: RetryPolicy = .standard, logger: Logger = .silent,
@@ -45,7 +47,7 @@ package struct FeedProvider: SourceProvider {
             let validator = LocalFile.validator(url, reading: "feed \(articlesPerSource) \(maximumBytes)", now: now())
             if let validator, validator == request.etag { return .notModified }
             // Read in the parsing slot too: sources waiting for one hold no bytes meanwhile.
-            var content = try await ParsingSlots.shared.run { () throws(SourceError) in
+            var content = try await slots.run { () throws(SourceError) in
                 try parse(LocalFile.read(url, limit: maximumBytes), name: url.path, base: nil, request: request)
             }
             content.etag = validator
@@ -64,7 +66,7 @@ package struct FeedProvider: SourceProvider {
             guard (200..<300).contains(response.status) else {
                 throw .httpStatus(response.status, host: url.host ?? url.absoluteString, attempts: attempts)
             }
-            var content = try await ParsingSlots.shared.run { () throws(SourceError) in
+            var content = try await slots.run { () throws(SourceError) in
                 try parse(response.body, name: url.absoluteString, base: url, request: request)
             }
             content.etag = response.header("ETag")

@@ -6,14 +6,11 @@ import NewsgenModel
 /// large feeds take every thread for seconds, and the other sources' requests, their deadlines
 /// running, wait for them. A source waiting for a slot is suspended, not blocking a thread.
 package actor ParsingSlots {
-    /// The slots every feed source shares.
-    package static let shared = ParsingSlots(width: max(1, Parallel.cores - 1))
-
     private let width: Int
     private var busy = 0
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
-    package init(width: Int) {
+    package init(width: Int = Parallel.cores - 1) {
         self.width = max(1, width)
     }
 
