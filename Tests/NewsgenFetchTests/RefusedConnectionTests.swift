@@ -43,8 +43,9 @@ struct RefusedConnectionTests {
         // AsyncHTTPClient's own connect retries held each attempt until the 10 s connect timeout,
         // which ends in a timeout, not "connection refused": the message above is the proof that
         // no attempt waited for it. Three refused connects take about 3 s alone; the whole suite
-        // on two busy cores has stretched them to 28 s, so the time is only a loose bound.
-        #expect(elapsed < .seconds(60), "a refused port must not wait for the connect timeout: \(elapsed)")
+        // on two busy cores has stretched them to 28 s (74 s beside a browser), so the time is only
+        // a loose bound.
+        #expect(elapsed < .seconds(150), "a refused port must not wait for the connect timeout: \(elapsed)")
     }
 
     @Test("one attempt is one connection: AsyncHTTPClient does not reconnect on its own")
