@@ -16,7 +16,7 @@ import NewsgenTestSupport
 /// that name stories in every way an entry can. Whatever a source gives, the build either shows
 /// it or reports the source: it never writes a file its own validation rejects, and no page or
 /// feed of a list shows a story twice.
-@Suite("Sites from generated feeds")
+@Suite("Sites from generated feeds", .serialized)
 struct GeneratedFeedsTests {
     typealias Generator = SeededGenerator
 

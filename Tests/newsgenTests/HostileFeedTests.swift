@@ -6,8 +6,9 @@ import Testing
 /// Whole `newsgen build` runs with one hostile source beside a good one: whatever the hostile
 /// document's shape, the build ends, publishes the good source, and reports the hostile one in one
 /// line (or reads it, without expanding what it must not). Their time and memory are measured by
-/// `Scripts/hostile-feeds` (BENCHMARKS.md), not here.
-@Suite("newsgen build: hostile feeds")
+/// `Scripts/hostile-feeds` (BENCHMARKS.md), not here. One at a time: eleven builds of up to
+/// 100 MB of input at once would hold both cores from the rest of the suite's timed tests.
+@Suite("newsgen build: hostile feeds", .serialized)
 struct HostileFeedTests {
     /// One kind of hostile document, and what the build says of its source.
     struct Case: Sendable, CustomStringConvertible {
