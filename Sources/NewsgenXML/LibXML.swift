@@ -71,8 +71,7 @@ package enum LibXML {
                 if let schema {
                     collecting(into: validity) { schema.validate(document, into: validity) }
                 }
-                // Our own output: no entity of its own, no cap to reach.
-                var copy = TreeCopy(limits: .standard, expansion: .max)
+                var copy = TreeCopy.ownOutput
                 root = xmlDocGetRootElement(document).flatMap { try? copy.element($0, depth: 0) }
             }
         }
@@ -424,17 +423,22 @@ package enum LibXML {
     /// pointing at its declaration, so a few kilobytes can hold millions of them) counts against
     /// `expansion` bytes. The deadline and cancellation are checked every few thousand nodes.
     private struct TreeCopy {
-        let limits: DocumentLimits
+        /// `nil` for one of our own documents: no deadline, and nothing stops the copy.
+        let limits: DocumentLimits?
         /// The bytes of entity text still allowed.
         var expansion: Int
         private let expansionLimit: Int
         private var nodes = 0
 
-        init(limits: DocumentLimits, expansion: Int) {
+        init(limits: DocumentLimits?, expansion: Int) {
             self.limits = limits
             self.expansion = expansion
             expansionLimit = expansion
         }
+
+        /// The copy of a document newsgen wrote: it declares no entity, and a build being stopped
+        /// does not make its check report a missing tree.
+        static var ownOutput: TreeCopy { TreeCopy(limits: nil, expansion: .max) }
 
         mutating func element(_ node: xmlNodePtr, depth: Int, base: String? = nil) throws(DocumentLimitError) -> XMLElement {
             try visit()
@@ -523,7 +527,7 @@ package enum LibXML {
         /// Counts a node; every 4,096th checks the deadline and cancellation.
         private mutating func visit() throws(DocumentLimitError) {
             nodes &+= 1
-            if nodes & 4095 == 0 { try limits.checkTime() }
+            if nodes & 4095 == 0, let limits { try limits.checkTime() }
         }
     }
 
