@@ -132,13 +132,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            linkerSettings: [
-                // The Swift runtime's static-stdlib link exports every symbol of the executable
-                // (--export-dynamic): 44,718 of them, which the dynamic loader and the runtime's
-                // first dladdr walked at every start. Nothing looks newsgen's symbols up by
-                // name; without them a cron run starts about 2 ms sooner (BENCHMARKS.md, step 103).
-                .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release)),
             ]
         ),
         // Helpers the test targets share: temporary folders, loopback servers, fixtures, the

@@ -8,9 +8,6 @@
 #if defined(__linux__)
 #include <sys/syscall.h>
 #endif
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 /// Atomically exchanges two paths (Linux renameat2 with RENAME_EXCHANGE).
 /// Returns 0 on success, -1 with errno set otherwise (ENOSYS or EINVAL where the
@@ -34,44 +31,6 @@ static inline int newsgen_sync_file_system(int fd) {
     (void)fd;
     sync();
     return 0;
-#endif
-}
-
-/// Starts writing the open file `fd`'s dirty pages to disk without waiting for them (Linux
-/// sync_file_range(2) with SYNC_FILE_RANGE_WRITE); elsewhere nothing. Not a guarantee of
-/// anything: a later sync finds less left to write.
-static inline void newsgen_start_writeback(int fd) {
-#if defined(__linux__) && defined(SYS_sync_file_range)
-    (void)syscall(SYS_sync_file_range, fd, (long long)0, (long long)0, 2u /* SYNC_FILE_RANGE_WRITE */);
-#else
-    (void)fd;
-#endif
-}
-
-/// glibc: blocks of `bytes` or more get pages of their own, returned to the system when freed
-/// (a fixed threshold, where glibc would raise it as large blocks are freed). Elsewhere nothing.
-static inline void newsgen_set_mmap_threshold(int bytes) {
-#if defined(__GLIBC__)
-    mallopt(M_MMAP_THRESHOLD, bytes);
-#else
-    (void)bytes;
-#endif
-}
-
-/// glibc: at most `count` arenas (pools that threads allocate from), instead of eight a core.
-static inline void newsgen_limit_arenas(int count) {
-#if defined(__GLIBC__)
-    mallopt(M_ARENA_MAX, count);
-#else
-    (void)count;
-#endif
-}
-
-/// glibc: hands the pages that are wholly free in every arena back to the system (malloc_trim).
-/// Elsewhere nothing.
-static inline void newsgen_return_free_pages(void) {
-#if defined(__GLIBC__)
-    malloc_trim(0);
 #endif
 }
 

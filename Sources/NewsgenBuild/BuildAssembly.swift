@@ -20,10 +20,11 @@ extension Build {
             throw BuildError(.locked(error))
         }
         defer { withExtendedLifetime(lock) {} }
-        // The cache opens on a thread of its own while the build's first stages run, and the
-        // build waits for it just before fetching (`OpeningStore`).
-        let store = OpeningStore { () throws(StoreError) in
-            try SQLiteStore.open(at: config.cache, logger: logger, digester: Fingerprint.articleDigester)
+        let store: SQLiteStore
+        do {
+            store = try SQLiteStore.open(at: config.cache, logger: logger, digester: Fingerprint.articleDigester)
+        } catch {
+            throw BuildError(.store(error))
         }
         let http = options.offline ? nil : HTTPFetcher()
         // NewsAPI requests carry the key in a header, which must not follow a redirect.
@@ -55,18 +56,6 @@ extension Build {
             }
         }
         store.close()
-        // What closing wrote into the cache starts on its way to the disk: a build run soon
-        // after (a cron run that follows a slow one, `serve`) would otherwise wait for it in the
-        // flush before its swap.
-        startWriteback(of: config.cache)
         return try result.get()
-    }
-
-    /// Starts writing the file at `file` to disk without waiting for it (`Publisher.startWriteback`).
-    static func startWriteback(of file: URL) {
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        Publisher.startWriteback(descriptor)
-        close(descriptor)
     }
 }

@@ -30,7 +30,6 @@ struct Newsgen: AsyncParsableCommand {
 
     /// Runs the command line with the exit statuses of the contract (usage errors exit 2).
     static func main() async {
-        Build.configureMemory()
         if let word = CommandLine.arguments.dropFirst().first, !word.hasPrefix("-"), !commandNames.contains(word) {
             let names = commandNames.filter { $0 != "help" }
             let hint = Suggestion.closest(to: word, in: names).map { "; did you mean '\($0)'?" }

@@ -37,7 +37,8 @@ struct ArchiveSharingTests {
         ]
         #expect(Self.storage(archive[0].summary) != Self.storage(listed[0].summary), "the test starts from separate copies")
 
-        let (shared, unlisted) = Build.sharingText(of: archive, with: ListedStories([report]))
+        let listedStories = ListedStories([report])
+        let (shared, unlisted) = (listedStories.sharingText(of: archive), listedStories.unlisted(in: archive))
         #expect(shared == archive, "the same stories, in the same order")
         #expect(unlisted.map(\.id) == ["b", "c"], "those no source lists as they are, in order")
         #expect(Self.storage(unlisted[0].title) == Self.storage(archive[1].title))

@@ -139,7 +139,7 @@ struct IncrementalTests {
         #expect(try await site.referenceBuild() == after.bytes)
     }
 
-    @Test("after builds that carry files, the manifest records each file and folder as it is on disk (carried files are not stat-ed again, nor folders a reused staging folder's record knows)")
+    @Test("after builds that carry files, the manifest records each file and folder as it is on disk (carried files are taken from the last record, folders a reused staging folder's record knows too)")
     func manifestMatchesDisk() async throws {
         var site = try Site()
         // Static files: one is removed in a round whose staging folder is pruned from its record,
@@ -151,7 +151,7 @@ struct IncrementalTests {
         }
         site.config.staticFolder = staticFolder
         try await site.build()
-        var prunedFromRecord = 0, spliced = 0
+        var prunedFromRecord = 0
         // Each lead gives the story another page (its folder is removed, another made), from the
         // third build on in the previous site, staged in place.
         let leads = ["Harbour cranes return to the old port, at last", "Harbour cranes return", "Cranes back in the harbour", "Harbour cranes return",
@@ -170,16 +170,14 @@ struct IncrementalTests {
             let report = try await site.build(logger: logger)
             if log.all.contains(where: { $0.contains("pruned from its record") }) { prunedFromRecord += 1 }
             #expect(report.filesCarried > 0, "the test means something only when files are carried")
-            if log.all.contains(where: { $0.contains("in the last record's lines") }) { spliced += 1 }
             let saved = try #require(Manifest.load(from: site.manifest, output: site.output))
             let onDisk = Manifest.recording(saved.files.mapValues(\.fingerprint), output: site.output, input: saved.input)
             #expect(saved == onDisk)
-            // In the order of its paths, as a manifest recorded whole is, the spliced one too.
+            // In the order of its paths.
             #expect(try Data(contentsOf: site.manifest) == Data(saved.text.utf8))
             #expect(saved.files.count == (try TestSupport.fileBytes(below: site.output)).count - 1, "every file but the marker")
         }
         #expect(prunedFromRecord >= 2, "the test means something only when staging folders are pruned from their records")
-        #expect(spliced >= 2, "the test means something only when manifests are spliced from the last one's lines")
     }
 
     @Test("a staging folder opened before the swap is recorded as itself, though the swap gives its name to the previous site")
@@ -354,15 +352,15 @@ struct IncrementalTests {
         let carried = RenderedSite(carried: Array(manifest.files.keys))
         let unexamined = manifest.compared(with: publisher, examiningFolders: false)
         #expect(unexamined.filesAreIntact && unexamined.foldersAreIntact == nil && !unexamined.isIntact)
-        #expect(Build.isCurrent(carried, published: unexamined, publisher: publisher))
+        #expect(PublishedRecord(file: site.manifest, publisher: publisher).holds(carried))
         // One page rendered: the site is not current, whatever its folders hold.
-        #expect(!Build.isCurrent(RenderedSite(delivered: ["index.html"], carried: Array(manifest.files.keys.filter { $0 != "index.html" })),
-                                 published: unexamined, publisher: publisher))
+        #expect(!PublishedRecord(file: site.manifest, publisher: publisher)
+            .holds(RenderedSite(delivered: ["index.html"], carried: Array(manifest.files.keys.filter { $0 != "index.html" }))))
 
         try Data("stray".utf8).write(to: site.output.appendingPathComponent("feeds/sources/stray.xml"))
         let afterStray = manifest.compared(with: publisher, examiningFolders: false)
         #expect(afterStray.filesAreIntact, "no recorded file changed")
-        #expect(!Build.isCurrent(carried, published: afterStray, publisher: publisher), "a folder holds a file more")
+        #expect(!PublishedRecord(file: site.manifest, publisher: publisher).holds(carried), "a folder holds a file more")
         #expect(afterStray.examiningFolders(of: publisher).foldersAreIntact == false)
         #expect(manifest.compared(with: publisher).foldersAreIntact == false)
     }
@@ -403,89 +401,6 @@ struct IncrementalTests {
         }
     }
 
-    @Test("a manifest's lines, spliced with some records left out and others added or replaced, are the text of the manifest that records just those, in order; lines out of order are not spliced")
-    func manifestSplicing() throws {
-        let output = URL(fileURLWithPath: "/srv/site")
-        func entry(_ number: Int) -> Manifest.Entry {
-            Manifest.Entry(fingerprint: Fingerprint.of(Data("page \(number)".utf8)), inode: UInt64(number), size: Int64(number * 10),
-                           modified: Int64(number) * 1_000_000_007)
-        }
-        var files: [String: Manifest.Entry] = [:]
-        for number in 0..<40 { files["articles/story-\(number)/index.html"] = entry(number) }
-        files["index.html"] = entry(100)
-        files["static/two\nlines"] = entry(101)
-        files["articles/zoë-日本/index.html"] = entry(102)
-        let before = Manifest(output: output, files: files)
-        let read = try #require(Manifest(text: Data(before.text.utf8), keepingLinesOf: .files))
-        let lines = try #require(read.fileLines)
-        #expect(read.folderLines == nil, "only the kind asked for is kept")
-        #expect(lines.count == files.count)
-
-        // Left out: the first line, one in the middle, the last and one recorded nowhere;
-        // replaced: three; added: before the first, between two, after the last.
-        let dropped = ["articles/story-0/index.html", "articles/story-17/index.html", "static/two\nlines", "articles/none/index.html"]
-        let changed: [String: Manifest.Entry] = [
-            "articles/story-3/index.html": entry(203), "index.html": entry(200), "articles/zoë-日本/index.html": entry(202),
-            "about/index.html": entry(300), "articles/story-17a/index.html": entry(301), "zz/last.html": entry(302),
-        ]
-        var after = files
-        for path in dropped { after[path] = nil }
-        after.merge(changed) { $1 }
-        let fresh = changed.map { (path: $0.key, line: Manifest.line($0.key, $0.value)) }
-        let spliced = try #require(lines.splicing(dropping: dropped, adding: fresh))
-        // The files' lines of a manifest that records no folders: its text after the header's three lines.
-        func fileLines(of manifest: Manifest) -> [UInt8] {
-            Array(manifest.textParts.bytes.split(separator: UInt8(ascii: "\n"), maxSplits: 3, omittingEmptySubsequences: false)[3])
-        }
-        let expected = fileLines(of: Manifest(output: output, files: after))
-        #expect(String(decoding: spliced.text.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
-        #expect(spliced.count == after.count)
-        // Nothing changed: the same lines.
-        #expect(lines.splicing(dropping: [], adding: [])?.text.bytes == fileLines(of: before))
-
-        // A file whose lines are out of order (written by hand) is read, but not spliced.
-        let header = "newsgen manifest 3\noutput /srv/site\ninput -\n"
-        let unordered = header + String(decoding: Manifest.line("b.html", entry(1)) + Manifest.line("a.html", entry(2)), as: UTF8.self)
-        let readUnordered = try #require(Manifest(text: Data(unordered.utf8), keepingLinesOf: .files))
-        #expect(readUnordered.files.count == 2)
-        #expect(readUnordered.fileLines?.splicing(dropping: [], adding: []) == nil)
-        // Nor one whose files' lines are not one after the other.
-        let apart = header + String(decoding: Manifest.line("a.html", entry(1)) + Manifest.line("x", Manifest.Folder(inode: 3, modified: 4))
-                                    + Manifest.line("b.html", entry(2)), as: UTF8.self)
-        let readApart = try #require(Manifest(text: Data(apart.utf8), keepingLinesOf: .files))
-        #expect(readApart.files.count == 2)
-        #expect(readApart.fileLines?.splicing(dropping: [], adding: []) == nil)
-    }
-
-    @Test("lines kept from a manifest file are written into the next one from the file as it was read, though another manifest has been saved over it since")
-    func splicedFromTheFileRead() throws {
-        let folder = try TestSupport.temporaryFolder()
-        let file = folder.appendingPathComponent("cache.manifest")
-        let output = URL(fileURLWithPath: "/srv/site")
-        func entry(_ number: Int) -> Manifest.Entry {
-            Manifest.Entry(fingerprint: Fingerprint.of(Data("page \(number)".utf8)), inode: UInt64(number), size: 10, modified: Int64(number))
-        }
-        var files: [String: Manifest.Entry] = [:]
-        for number in 0..<300 { files["articles/story-\(number)/index.html"] = entry(number) }
-        let first = Manifest(output: output, files: files, folders: ["": Manifest.Folder(inode: 2, modified: 3)])
-        try first.save(to: file)
-        let read = try #require(Manifest.load(from: file, output: output, keepingLinesOf: .files))
-        let lines = try #require(read.fileLines)
-
-        // Another manifest takes the file's name, as the next build's does, and the one read is gone.
-        try Manifest(output: output, files: ["index.html": entry(1)]).save(to: file)
-        var after = files
-        after["articles/story-7/index.html"] = entry(1007)
-        let spliced = try #require(lines.splicing(dropping: [], adding: [("articles/story-7/index.html", Manifest.line("articles/story-7/index.html", entry(1007)))]))
-        var text = Manifest.Text()
-        text.append(Manifest.headerText(output: output.path, input: nil))
-        text.append(spliced.text)
-        try Manifest.save(text, to: file)
-        let saved = try #require(Manifest.load(from: file, output: output))
-        #expect(saved.files == after)
-        #expect(try Data(contentsOf: file) == Data(Manifest(output: output, files: after).text.utf8))
-    }
-
     @Test("a saved manifest reads back whole, replaces the one before in one rename, and a save that fails says why and leaves the one before and no temporary file")
     func manifestSave() throws {
         let folder = try TestSupport.temporaryFolder()
@@ -517,11 +432,13 @@ struct IncrementalTests {
     }
 
     @Test("a site removes files of the published one exactly when one of its files is not among the new site's, whatever the counts")
-    func removedFiles() {
+    func removedFiles() throws {
         let digest = Fingerprint.of(Data("page".utf8))
         let entry = Manifest.Entry(fingerprint: digest, inode: 1, size: 1, modified: 1)
-        let published = Manifest(output: URL(fileURLWithPath: "/srv/site"),
-                                 files: ["index.html": entry, "a/index.html": entry, "b/index.html": entry])
+        let output = URL(fileURLWithPath: "/nonexistent/site")
+        let file = try TestSupport.temporaryFolder().appendingPathComponent("cache.manifest")
+        try Manifest(output: output, files: ["index.html": entry, "a/index.html": entry, "b/index.html": entry]).save(to: file)
+        let published = PublishedRecord(file: file, publisher: Publisher(output: output))
         let cases: [(delivered: [String], carried: [String], removes: Bool)] = [
             ([], ["index.html", "a/index.html", "b/index.html"], false),
             (["index.html"], ["a/index.html", "b/index.html"], false),
@@ -533,7 +450,7 @@ struct IncrementalTests {
         ]
         for (delivered, carried, removes) in cases {
             let site = RenderedSite(delivered: delivered, carried: carried)
-            #expect(Build.removesFiles(site, from: published) == removes, "\(delivered) + \(carried)")
+            #expect(published.carriedFilesToCheck(in: site) == (removes ? Set(carried) : []), "\(delivered) + \(carried)")
         }
     }
 

@@ -184,63 +184,32 @@ struct PreviousSiteTests {
             == ["public", staging.folder.lastPathComponent, fresh.folder.lastPathComponent])
     }
 
-    @Test("the previous site examined before it is staged in gives its record's listing for that very folder, renamed or not, and for no other")
-    func examinedEarly() async throws {
-        let site = try await Self.publishedTwice()
-        let spare = Publisher(output: site.output).previousSite
-        let record = Manifest.previousSiteLocation(manifest: site.manifest)
-        let examined = try #require(PreviousSite.examine(spare, record: record, output: site.output))
-        let listing = try #require(examined.listing(ifStaging: spare.path), "the record describes the previous site")
-        #expect(listing.files.keys.contains("index.html"))
-
-        // Renamed to be staged in, as `Publisher.makeStaging(reusingPrevious:)` does: still that folder.
-        let staging = site.folder.appendingPathComponent(".public.staging-examined")
-        #expect(rename(spare.path, staging.path) == 0)
-        #expect(examined.listing(ifStaging: staging.path) != nil)
-
-        // Another folder put in its place before staging (a copy holds the same names, with
-        // folders of other identities): the listing is not given for it.
-        let moved = site.folder.appendingPathComponent("moved-away")
-        #expect(rename(staging.path, moved.path) == 0)
-        try FileManager.default.copyItem(at: moved, to: staging)
-        let givenForCopy = examined.listing(ifStaging: staging.path) != nil
-        #expect(!givenForCopy, "the folder now at the staging path is not the one examined")
-        #expect(examined.listing(ifStaging: moved.path) != nil)
-
-        // A record that no longer describes the folder gives no listing at all.
-        let articles = moved.appendingPathComponent("articles")
-        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: articles.path).first)
-        try Data("stray".utf8).write(to: articles.appendingPathComponent(folder).appendingPathComponent("stray.txt"))
-        let again = try #require(PreviousSite.examine(moved, record: record, output: site.output))
-        let givenForChanged = again.listing(ifStaging: moved.path) != nil
-        #expect(!givenForChanged, "a name was added to one of its folders since the record")
-        #expect(PreviousSite.examine(site.folder.appendingPathComponent("missing"), record: record, output: site.output) == nil)
-    }
-
-    @Test("the previous site's listing is its record's files with their inodes and its folders, whichever manifest lends it the paths' text")
+    @Test("the previous site's listing is its record's files with their inodes and its folders, while the record describes it name for name")
     func listingFromRecord() async throws {
         let site = try await Self.publishedTwice()
         let spare = Publisher(output: site.output).previousSite
         let record = Manifest.previousSiteLocation(manifest: site.manifest)
         let recorded = try #require(Manifest.load(from: record, output: site.output))
         let folders = try #require(recorded.folders)
-        let alone = try #require(PreviousSite.examine(spare, record: record, output: site.output)?.listing(ifStaging: spare.path))
-        #expect(alone.files == recorded.files.mapValues(\.inode))
-        #expect(alone.folders == folders)
+        let listing = try #require(OpenFolder(spare).flatMap { Manifest.listing(from: record, output: site.output, of: $0) })
+        #expect(listing.files == recorded.files.mapValues(\.inode))
+        #expect(listing.folders == folders)
 
-        // The last manifest lends the paths it shares with the record, and nothing else: its
-        // files and folders have other identities (the site published after the previous one),
-        // and a path it lacks (here one it no longer records) is read from the record.
-        var last = try #require(Manifest.load(from: site.manifest, output: site.output))
-        let dropped = try #require(last.files.keys.first { $0.hasPrefix("articles/") })
-        last.files[dropped] = nil
-        #expect(last.files.contains { path, entry in recorded.files[path].map { $0.inode != entry.inode } ?? false },
-                "the two sites have files of other inodes at the same paths")
-        let shared = try #require(PreviousSite.examine(spare, record: record, output: site.output, sharingPathsWith: last)?
-            .listing(ifStaging: spare.path))
-        #expect(shared.files == alone.files)
-        #expect(shared.folders == alone.folders)
-        #expect(shared.files[dropped] == recorded.files[dropped]?.inode)
-        #expect(shared.folderLines?.count == folders.count)
+        // Renamed to be staged in, as `Publisher.makeStaging(reusingPrevious:)` does: still described.
+        let staging = site.folder.appendingPathComponent(".public.staging-examined")
+        #expect(rename(spare.path, staging.path) == 0)
+        #expect(OpenFolder(staging).flatMap { Manifest.listing(from: record, output: site.output, of: $0) } != nil)
+
+        // A copy holds the same names, with folders of other identities: not described.
+        let copy = site.folder.appendingPathComponent("copy")
+        try FileManager.default.copyItem(at: staging, to: copy)
+        #expect(OpenFolder(copy).flatMap { Manifest.listing(from: record, output: site.output, of: $0) } == nil)
+
+        // A name added to one of its folders since the record: not described.
+        let articles = staging.appendingPathComponent("articles")
+        let folder = try #require(try FileManager.default.contentsOfDirectory(atPath: articles.path).first)
+        try Data("stray".utf8).write(to: articles.appendingPathComponent(folder).appendingPathComponent("stray.txt"))
+        #expect(OpenFolder(staging).flatMap { Manifest.listing(from: record, output: site.output, of: $0) } == nil)
+        #expect(OpenFolder(site.folder.appendingPathComponent("missing")) == nil)
     }
 }

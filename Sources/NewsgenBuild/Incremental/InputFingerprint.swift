@@ -1,6 +1,6 @@
 import Foundation
-package import NewsgenModel
-package import NewsgenConfig
+import NewsgenModel
+import NewsgenConfig
 package import NewsgenRender
 
 /// The fingerprint of everything a build's files are made from: newsgen's version, the theme
@@ -18,20 +18,25 @@ package import NewsgenRender
 /// has the fields fed here.
 package enum InputFingerprint {
     package static func of(_ content: SiteContent, templates: TemplateSet) -> Fingerprint {
-        of(content, unlisted: Build.sharingText(of: content.archive, with: ListedStories(content.sources)).unlisted,
-           setup: Setup(config: content.config, templates: templates, staticFiles: content.staticFiles),
-           sources: Sources(content.sources))
-    }
-
-    /// The same, with the setup's part made beforehand (while the sources are fetched) and the
-    /// sources' part too (while the archive is read). The setup must be `content`'s, and
-    /// `unlisted` the stories of its archive that no source lists as they are (`ListedStories.copy(of:)`),
-    /// in the archive's order (`Build.sharingText` finds them).
-    package static func of(_ content: SiteContent, unlisted: [Article], setup: Setup, sources: Sources) -> Fingerprint {
         var hasher = Fingerprint.Hasher()
         hasher.add("newsgen-input")
-        hasher.add(setup.digest.hex)
-        hasher.add(sources.digest.hex)
+        hasher.add(NewsgenVersion.string)
+        hasher.add(theme: templates)
+        hasher.add(reflecting: content.config)
+        hasher.add(content.staticFiles.count)
+        for file in content.staticFiles {
+            hasher.add(file.path)
+            hasher.add(file.data)
+        }
+        hasher.add(content.sources.count)
+        for source in content.sources {
+            hasher.add(reflecting: source.config)
+            hasher.add(reflecting: source.status)
+            hasher.add(source.name)
+            hasher.add(source.homepage)
+            hasher.add(reflecting: source.format as Any)
+            hasher.add(articles: source.articles)
+        }
         for saved in [content.favorites, content.readLater] {
             hasher.add(saved.count)
             for entry in saved {
@@ -45,51 +50,12 @@ package enum InputFingerprint {
         // fetched in parallel). Pages sort the sources' lists followed by the archive, stably, and
         // drop repeats, so an archived story equal to one a source lists shows nothing of its own:
         // the archive is fed without those, in an order of its own.
+        let unlisted = ListedStories(content.sources).unlisted(in: content.archive)
         hasher.add(articles: unlisted.sorted {
             ($0.published ?? .distantPast, $0.id, $0.sourceID) > ($1.published ?? .distantPast, $1.id, $1.sourceID)
         })
         hasher.add(reflecting: content.newsapiSources as Any)
         return hasher.finish()
-    }
-
-    /// The part of the fingerprint known before anything is fetched: newsgen's version, the
-    /// theme, the configuration and the static files. Made on another core while the sources
-    /// are fetched: the configuration, read through `Mirror`, was a third of the fingerprint's
-    /// time, on the one core the build had at work between reading the archive and planning.
-    package struct Setup: Sendable {
-        let digest: Fingerprint
-
-        package init(config: SiteConfig, templates: TemplateSet, staticFiles: [StaticFile]) {
-            var hasher = Fingerprint.Hasher()
-            hasher.add(NewsgenVersion.string)
-            hasher.add(theme: templates)
-            hasher.add(reflecting: config)
-            hasher.add(staticFiles.count)
-            for file in staticFiles {
-                hasher.add(file.path)
-                hasher.add(file.data)
-            }
-            digest = hasher.finish()
-        }
-    }
-
-    /// The part of the fingerprint the sources' states and lists make.
-    package struct Sources: Sendable {
-        let digest: Fingerprint
-
-        package init(_ sources: [SourceReport]) {
-            var hasher = Fingerprint.Hasher()
-            hasher.add(sources.count)
-            for source in sources {
-                hasher.add(reflecting: source.config)
-                hasher.add(reflecting: source.status)
-                hasher.add(source.name)
-                hasher.add(source.homepage)
-                hasher.add(reflecting: source.format as Any)
-                hasher.add(articles: source.articles)
-            }
-            digest = hasher.finish()
-        }
     }
 }
 

@@ -271,12 +271,11 @@ package struct Publisher: Sendable {
     /// `published` when that file holds the same bytes, so it keeps its inode and modification
     /// time (what rsync and HTTP caches look at), else a new file; `true` for a link. Whatever
     /// stood at `target` is replaced, never written into.
-    /// With `writingBack`, a new file starts on its way to the disk at once (`writeFile`).
-    static func place(_ data: Data, at target: String, published: String?, writingBack: Bool = false) -> Result<Bool, PublishError> {
+    static func place(_ data: Data, at target: String, published: String?) -> Result<Bool, PublishError> {
         if let published, contents(of: published, ifSize: data.count) == data, carry(published, to: target) == nil {
             return .success(true)
         }
-        if let reason = writeFile(data, to: target, writingBack: writingBack) {
+        if let reason = writeFile(data, to: target) {
             return .failure(PublishError(URL(fileURLWithPath: target), .cannotWrite, reason: reason))
         }
         return .success(false)
@@ -312,8 +311,6 @@ package struct Publisher: Sendable {
         /// instead of reading its folders: until a name is added to or removed from one, that is
         /// what it still is.
         package var recordedFolders: [String: Manifest.Folder]?
-        /// Their lines in the record, when it was read keeping them.
-        package var recordedFolderLines: Manifest.RecordLines?
         /// Whether the folder's record was used instead of reading its folders.
         package var fromRecord: Bool { recordedFolders != nil }
         /// The files and folders pruning removed.
@@ -373,7 +370,7 @@ package struct Publisher: Sendable {
 
     /// `prune` from a listing known to be what the folder holds (the marker, unlisted, is always kept).
     private static func prune(_ root: String, keeping files: Set<String>, folders: Set<String>, listing: Manifest.Listing) -> Kept {
-        var kept = Kept(recordedFiles: listing.files, recordedFolders: listing.folders, recordedFolderLines: listing.folderLines)
+        var kept = Kept(recordedFiles: listing.files, recordedFolders: listing.folders)
         // The listing's files, less the few the new site lacks.
         for path in listing.files.keys where !files.contains(path) {
             _ = unlink(root + "/" + path)
@@ -412,13 +409,9 @@ package struct Publisher: Sendable {
         return complete ? data : nil
     }
 
-    /// Writes `data` to a new file at `path` with write(2), without an fsync per file
-    /// (Foundation's `Data.write` syncs each one): `swap(in:)` flushes the whole staging folder
-    /// once before the rename that publishes it. With `writingBack`, the file's pages start on
-    /// their way to the disk at once, without waiting for them (sync_file_range(2)), so that the
-    /// flush finds less left to write: worth it for the handful of files a cron run writes, not
-    /// for ten thousand (a cold build took a tenth longer, in system time).
-    static func writeFile(_ data: Data, to path: String, writingBack: Bool = false) -> String? {
+    /// Writes `data` to a new file at `path` with write(2), without an fsync per file:
+    /// `swap(in:)` flushes the whole staging folder once before the rename that publishes it.
+    static func writeFile(_ data: Data, to path: String) -> String? {
         var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if descriptor < 0 && errno == EEXIST {
             // Never written into: in a reused staging folder the file may be a link to the served one.
@@ -427,15 +420,8 @@ package struct Publisher: Sendable {
         }
         guard descriptor >= 0 else { return systemReason }
         var failure = data.withUnsafeBytes { writeAll($0, to: descriptor) }
-        if failure == 0 && writingBack { startWriteback(descriptor) }
         if close(descriptor) != 0 && failure == 0 { failure = errno }
         return failure == 0 ? nil : String(cString: strerror(failure))
-    }
-
-    /// Starts writing the open file `descriptor` to disk without waiting for it
-    /// (sync_file_range(2)), so that a later flush finds less left to write.
-    static func startWriteback(_ descriptor: Int32) {
-        newsgen_start_writeback(descriptor)
     }
 
     /// Writes all of `bytes` to the open file `descriptor` with write(2), again after an

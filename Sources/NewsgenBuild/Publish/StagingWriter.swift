@@ -17,12 +17,6 @@ package import NewsgenRender
 /// A file whose bytes equal those of the published file at its path is hard-linked instead, so
 /// it keeps its inode and modification time (what rsync and HTTP caches look at).
 ///
-/// Once the file named by `flush(after:)` is written (the site's last page: what follows are
-/// feeds, slow to make and quick to write), what was written is flushed to disk on another
-/// thread while the rest is made, so that the flush before publishing (`Publisher.swap`) finds
-/// little left to wait for. Flushing beside the writing of pages slowed it: a metadata block
-/// being written out is locked against the next file's creation.
-///
 /// A reused staging folder (the previous site, `Publisher.makeStaging(reusingPrevious:)`) is
 /// first pruned of every path the new site lacks (`prepare(keeping:)`); files are then replaced,
 /// never written into, since they may be links to the served site's files.
@@ -43,18 +37,11 @@ package final class StagingWriter: @unchecked Sendable {
     /// The published site's folder, when it exists (a file there may be linked rather than written).
     private let publishedPath: String?
     private let queueLimit: Int
-    private let reused: Bool
+    /// Whether the staging folder is the previous site, updated in place.
+    package let reused: Bool
     /// Where the record of a reused folder is (the manifest it was published with), and the
     /// folder it was published as: read on the thread while the site is planned (`Publisher.prune`).
     private let record: (file: URL, output: URL)?
-    /// The reused folder examined against its record before it was renamed to be staged in, when it was.
-    private let examined: Background<PreviousSite?>?
-    /// Set once, before the first file: after writing this path, the folder is flushed to disk.
-    private let flushPoint = Mutex<String?>(nil)
-    /// How many new files were started on their way to the disk as they were written (on the
-    /// writing thread alone): the first `writtenBackAtOnce` of a build.
-    private var writtenBack = 0
-    private static let writtenBackAtOnce = 64
 
     // Guarded by `condition`.
     private let condition = NSCondition()
@@ -85,20 +72,14 @@ package final class StagingWriter: @unchecked Sendable {
     private var makingFolders = false
 
     /// Starts the writing thread for `staging` (`reused` when it holds a previous site); files
-    /// whose bytes equal the file at the same path below `output` are linked to it.
-    ///
-    /// `record` is the file of the reused folder's record, if one was kept: the thread reads it
-    /// and removes it (the folder is about to change) before anything else, beside the planning
-    /// of the site (on the main path, reading ten thousand records held a new-story build up
-    /// about 0.02 s), and then checks that it describes the folder. With `examined`, that was
-    /// done already (`PreviousSite`), before the folder was renamed: the thread waits for it
-    /// and removes the record.
-    package init(staging: URL, output: URL, reused: Bool = false, record: URL? = nil, examined: Background<PreviousSite?>? = nil,
+    /// whose bytes equal the file at the same path below `output` are linked to it. `record` is
+    /// the reused folder's record, if one was kept: the thread reads it, checks that it still
+    /// describes the folder, and removes it (the folder is about to change).
+    package init(staging: URL, output: URL, reused: Bool = false, record: URL? = nil,
                  queueLimit: Int = StagingWriter.defaultQueueLimit) {
         self.staging = staging
         self.reused = reused
         self.record = reused ? record.map { ($0, output) } : nil
-        self.examined = examined
         stagingPath = staging.path
         var isFolder: ObjCBool = false
         publishedPath = FileManager.default.fileExists(atPath: output.path, isDirectory: &isFolder) && isFolder.boolValue ? output.path : nil
@@ -138,12 +119,6 @@ package final class StagingWriter: @unchecked Sendable {
         }
         thread.name = "newsgen staging folders"
         thread.start()
-    }
-
-    /// Starts flushing the folder to disk, on a thread of its own, once `path` is written
-    /// (before the first file is queued).
-    package func flush(after path: String) {
-        flushPoint.withLock { $0 = path }
     }
 
     /// What a reused staging folder kept of the previous site when it was pruned (nothing for a
@@ -228,10 +203,6 @@ package final class StagingWriter: @unchecked Sendable {
                 file = next
             }
             let outcome = write(file)
-            if case .success = outcome, file.path == flushPoint.withLock({ $0 }) {
-                let folder = staging
-                Thread.detachNewThread { Publisher.syncToDisk(folder) }
-            }
             condition.lock()
             queuedBytes -= file.data.count
             unwritten -= 1
@@ -272,10 +243,9 @@ package final class StagingWriter: @unchecked Sendable {
     /// is removed either way, as the folder is about to change.
     private func readRecord() -> Manifest.Listing? {
         guard let record else { return nil }
-        // Examined before the folder was renamed to be staged in, or else here.
-        let previous = examined?.value ?? PreviousSite.examine(staging, record: record.file, output: record.output)
+        let listing = OpenFolder(staging).flatMap { Manifest.listing(from: record.file, output: record.output, of: $0) }
         try? FileManager.default.removeItem(at: record.file)
-        return previous?.listing(ifStaging: stagingPath)
+        return listing
     }
 
     private enum Work {
@@ -307,11 +277,7 @@ package final class StagingWriter: @unchecked Sendable {
     /// are the same: `true` for a link.
     private func write(_ file: OutputFile) -> Result<Bool, PublishError> {
         if let failure = createFolders(above: file.path) { return .failure(failure) }
-        let writingBack = writtenBack < Self.writtenBackAtOnce
-        let placed = Publisher.place(file.data, at: stagingPath + "/" + file.path, published: publishedPath.map { $0 + "/" + file.path },
-                                     writingBack: writingBack)
-        if writingBack, case .success(false) = placed { writtenBack += 1 }
-        return placed
+        return Publisher.place(file.data, at: stagingPath + "/" + file.path, published: publishedPath.map { $0 + "/" + file.path })
     }
 
     /// Creates the folders above `path` not known to stand, parents first (on either thread).

@@ -1,4 +1,5 @@
 package import Foundation
+import Synchronization
 package import NewsgenModel
 package import NewsgenRender
 package import NewsgenValidate
@@ -13,9 +14,8 @@ package struct Render: BuildStep {
     package static let stage = BuildStage.render
 
     package var templates: TemplateSet
-    /// The published files that need not be rendered again (`nil` renders everything), asked
-    /// for once the site's model is built.
-    package var carrying: @Sendable () -> CarryIndex?
+    /// The published files that need not be rendered again; `nil` renders everything.
+    package var carrying: CarryIndex?
     /// Where rendered files go as they are made; `nil` keeps them in the result.
     package var writer: StagingWriter?
     /// The site's address, against which the checks judge absolute links.
@@ -25,12 +25,6 @@ package struct Render: BuildStep {
 
     package init(templates: TemplateSet, carrying: CarryIndex? = nil, writer: StagingWriter? = nil, baseURL: URL? = nil,
                  progress: BuildProgress? = nil) {
-        self.init(templates: templates, carryingOnceModelled: { carrying }, writer: writer, baseURL: baseURL, progress: progress)
-    }
-
-    /// The same, with the published files found while the site's model is built (`Background`).
-    package init(templates: TemplateSet, carryingOnceModelled carrying: @escaping @Sendable () -> CarryIndex?, writer: StagingWriter? = nil,
-                 baseURL: URL? = nil, progress: BuildProgress? = nil) {
         self.templates = templates
         self.carrying = carrying
         self.writer = writer
@@ -53,36 +47,24 @@ package struct Render: BuildStep {
 
     package func run(_ content: SiteContent) async throws(TemplateError) -> Output {
         let done = progress.map { progress in { @Sendable (total: Int) in progress.advance(.rendering, total: total) } }
-        let plan = try SiteRenderer(templates: templates, content: content).plan(carryingOnceModelled: carrying)
+        let plan = try SiteRenderer(templates: templates, content: content).plan(carrying: carrying)
         guard let writer else { return Output(site: try await plan.run(jobDone: done)) }
         // The site's files and folders, gathered once for the checks, the pruning and the record.
         let paths = plan.paths
         let layout = SiteLayout(files: paths + [Publisher.markerName])
         writer.prepare(keeping: layout)
         writer.makeFolders(of: paths)
-        if let lastPage = plan.lastPage { writer.flush(after: lastPage) }
         let checker = SiteValidator.FileChecker(layout: layout, baseURL: baseURL)
-        // What planning freed (the model's working sets) goes back before the files are made.
-        Memory.returnFreePages()
         let found = ProblemList()
         let site = try await plan.run(deliver: { file in
             let start = ContinuousClock.now
             let problems = checker.check(file.data, path: file.path)
             found.add(problems, took: ContinuousClock.now - start)
             await writer.enqueue(file)
-            // A large file is done once it is written, and what making it freed has gone back
-            // to the system: until then the next large one waits (`Parallel.map`'s `isLarge`),
-            // instead of being made while the writer still holds this one (at 100,000 stories,
-            // day pages of 60 and 31 MB).
-            if file.isLarge {
-                await writer.written()
-                Memory.returnFreePages()
-            }
+            // A large file is done once it is written: until then the next large one waits
+            // (`Parallel.map`'s `isLarge`), instead of being made while the writer holds this one.
+            if file.isLarge { await writer.written() }
         }, jobDone: done)
-        // The plan holds the site's model (every story's slug, place and digest, the feeds'
-        // lists) and ten thousand jobs: freed on a thread of their own, not by the one that goes
-        // on to write and publish (in a new-story build, about 0.005 s on one core, the other idle).
-        Build.releaseLater(plan)
         return Output(site: site, layout: layout, checked: site.delivered.count, problems: SiteValidator.ordered(found.all),
                       checkSeconds: found.seconds)
     }
@@ -95,22 +77,20 @@ package struct Render: BuildStep {
 }
 
 /// Problems found by checks running on several cores at once, and the checks' summed time.
-private final class ProblemList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var problems: [ValidationProblem] = []
-    private var time = Duration.zero
+private final class ProblemList: Sendable {
+    private let found = Mutex<(problems: [ValidationProblem], time: Duration)>(([], .zero))
 
-    func add(_ found: [ValidationProblem], took duration: Duration) {
-        lock.withLock {
-            problems += found
-            time += duration
+    func add(_ problems: [ValidationProblem], took duration: Duration) {
+        found.withLock {
+            $0.problems += problems
+            $0.time += duration
         }
     }
 
-    var all: [ValidationProblem] { lock.withLock { problems } }
+    var all: [ValidationProblem] { found.withLock { $0.problems } }
 
     var seconds: Double {
-        let time = lock.withLock { self.time }
+        let time = found.withLock { $0.time }
         return Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
     }
 }

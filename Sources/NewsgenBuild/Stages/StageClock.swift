@@ -31,7 +31,6 @@ package struct StageClock {
     }
 
     private mutating func finish(_ stage: BuildStage, start: ContinuousClock.Instant, summary: String) {
-        Memory.returnFreePages()
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         timings.append((stage, seconds))

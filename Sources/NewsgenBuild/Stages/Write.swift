@@ -33,8 +33,6 @@ package struct Write: BuildStep {
         /// paths this stage and pruning added, replaced or removed (rendered files aside). A
         /// folder above none of those paths is still as recorded.
         package var recordedFolders: [String: Manifest.Folder]?
-        /// The recorded folders' lines in the record, when it was read keeping them.
-        package var recordedFolderLines: Manifest.RecordLines?
         package var changed: [String] = []
     }
 
@@ -57,15 +55,11 @@ package struct Write: BuildStep {
             summary.written += written.written
             summary.unchanged += written.unchanged
             let kept = writer?.keptFromPrevious ?? Publisher.Kept()
-            // Most carried files of a reused folder are already links to the published ones
-            // (looked up on both cores: ten thousand paths in two dictionaries).
-            let published = self.published
-            let linked = Parallel.inParts(site.carried) { part in
-                part.filter { path in kept.inode(of: path).map { $0 != published[path]?.inode } ?? true }
-            }
+            // Most carried files of a reused folder are already links to the published ones.
+            let linked = site.carried.filter { path in kept.inode(of: path).map { $0 != published[path]?.inode } ?? true }
             try await carry(linked, to: staging, existing: kept.holdsFolder)
             return Staged(folder: staging, summary: summary, carried: site.carried.count,
-                          recordedFolders: kept.recordedFolders, recordedFolderLines: kept.recordedFolderLines,
+                          recordedFolders: kept.recordedFolders,
                           changed: linked + kept.removed + [Publisher.markerName])
         } catch {
             publisher.discard(staging)
@@ -88,6 +82,8 @@ package struct Write: BuildStep {
     }
 
     package func summary(of staged: Staged) -> String {
-        "\(staged.summary.written) written, \(staged.summary.unchanged) unchanged, \(staged.carried) carried"
+        let reused = writer?.reused == true ? (staged.recordedFolders == nil ? ", staged in the previous site, pruned by reading its folders"
+                                                                               : ", staged in the previous site, pruned from its record") : ""
+        return "\(staged.summary.written) written, \(staged.summary.unchanged) unchanged, \(staged.carried) carried\(reused)"
     }
 }
