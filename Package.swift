@@ -180,7 +180,7 @@ let package = Package(
         .testTarget(
             name: "NewsgenRenderTests",
             dependencies: [
-                "NewsgenRender", "NewsgenXML",
+                "NewsgenModel", "NewsgenXML", "NewsgenConfig", "NewsgenRender", "NewsgenValidate", "NewsgenTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Fixtures"]

@@ -20,7 +20,7 @@ import NewsgenTestSupport
 /// nothing at all.
 @Suite("Cron histories")
 struct CronHistoryTests {
-    typealias Generator = ArchiveOrderTests.Generator
+    typealias Generator = SeededGenerator
 
     struct Story {
         var number: Int

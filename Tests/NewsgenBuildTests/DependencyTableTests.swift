@@ -217,7 +217,7 @@ struct DependencyTableTests {
     @Test("between two cron runs with the same global part, every file whose bytes change is one the table names",
           arguments: Array(1...8) as [UInt64])
     func tableNamesEveryChange(seed: UInt64) async throws {
-        var generator = ArchiveOrderTests.Generator(state: seed &+ 1_000)
+        var generator = SeededGenerator(state: seed &+ 1_000)
         let world = World(folder: try TestSupport.temporaryFolder(), using: &generator)
         let decided = try await Self.play(world, runs: 20, seed: seed, using: &generator).decided
         #expect(decided >= 5, "seed \(seed): only \(decided) runs with changed files had the same global part as the run before")
@@ -226,7 +226,7 @@ struct DependencyTableTests {
     @Test("the same with feeds long enough for the lists' limits: a section's 8, a page's and a feed's 100",
           arguments: [1, 2] as [UInt64])
     func tableNamesEveryChangePastTheLimits(seed: UInt64) async throws {
-        var generator = ArchiveOrderTests.Generator(state: seed &+ 2_000)
+        var generator = SeededGenerator(state: seed &+ 2_000)
         var world = World(folder: try TestSupport.temporaryFolder(), storiesPerFeed: 260...300, using: &generator)
         world.articlesPerSource = 400
         let played = try await Self.play(world, runs: 8, seed: seed, using: &generator)
@@ -244,7 +244,7 @@ struct DependencyTableTests {
     /// Plays `runs` cron runs on `world`, each built in full, and checks the table between each
     /// two; how many runs with changed files the table decided (the global part unchanged), and
     /// the most stories a section and a tag had.
-    static func play(_ world: World, runs: Int, seed: UInt64, using generator: inout ArchiveOrderTests.Generator) async throws
+    static func play(_ world: World, runs: Int, seed: UInt64, using generator: inout SeededGenerator) async throws
         -> (decided: Int, longest: (section: Int, tag: Int)) {
         var world = world
         let copy = CronHistoryTests.Copy(folder: try TestSupport.temporaryFolder())

@@ -177,7 +177,7 @@ struct TagPageTests {
 
     @Test("search.json's buffer is made at about its size: never smaller for stories in ASCII, whatever their titles, summaries and tags, and at most a third larger")
     func searchIndexSize() throws {
-        var generator = ArchiveOrderTests.Generator(state: 7)
+        var generator = SeededGenerator(state: 7)
         let words = ["harbour", "talks", "resume", "a", "cup", "final", "late", "winner", "markets", "rally", "storm", "warning"]
         func text(_ count: Int) -> String {
             (0..<count).map { _ in words[Int(generator.next() % UInt64(words.count))] }.joined(separator: " ")
