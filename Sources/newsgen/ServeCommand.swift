@@ -154,6 +154,7 @@ extension SiteWatcher {
 
         func run() async throws {
             var last = watcher.snapshot()
+            if !quiet { note("watching \(last.count) files for changes") }
             while !Task.isShuttingDownGracefully && !Task.isCancelled {
                 try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(1)) }
                 guard !Task.isShuttingDownGracefully && !Task.isCancelled else { return }

@@ -43,9 +43,9 @@ struct JSONDocumentTests {
         ("\"tab\there\"", 4, "a tab inside a string must be escaped as \\t"),
         ("\"a\u{0B}\"", 2, "control character 0x0B inside a string must be escaped as \\u000B"),
         ("{\"a\": \"open\n}", 11, "expected '\"' to close the string before the end of the line (a line break inside a string is written \\n)"),
-        ("\"\\x\"", 1, "unknown escape '\\x'"),
+        ("\"\\x\"", 1, #"unknown escape '\x'; expected one of \" \\ \/ \b \f \n \r \t \uXXXX"#),
         ("\"\\u12\"", 1, "expected four hexadecimal digits after '\\u'"),
-        ("\"\\ud800\"", 1, "unpaired surrogate"),
+        ("\"\\ud800\"", 1, #"unpaired surrogate \uD800"#),
         ("[tru]", 1, "expected true, found tru"),
         ("[nul]", 1, "expected null, found nul"),
         ("[fifteen]", 1, "expected a value (an object, array, string, number, true, false or null), found fifteen"),
@@ -62,7 +62,7 @@ struct JSONDocumentTests {
             Issue.record("accepted \(text)")
         } catch {
             #expect(error.offset == offset, "\(text): \(error)")
-            #expect(error.message == message || error.message.hasPrefix(message), "\(text): \(error.message)")
+            #expect(error.message == message, "\(text): \(error.message)")
         }
         // A check without a tree refuses it the same way.
         do {

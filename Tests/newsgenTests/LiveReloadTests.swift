@@ -140,7 +140,7 @@ extension CLITests {
                 #expect(response.headers.first(name: "content-type") == "text/event-stream; charset=utf-8")
                 let reader = Task { await events.read(response) }
                 defer { reader.cancel() }
-                try await Task.sleep(for: .milliseconds(1500))
+                #expect(try await waitUntil { output.text.contains("newsgen: watching ") }, "\(output.text)")
 
                 try editWatched(site.appendingPathComponent("Samples/saved.json"), { $0 }, later: 5)
                 #expect(try await waitUntil { events.text.contains("event: reload\ndata: rebuilt\n\n") }, "\(events.text)\n\(output.text)")

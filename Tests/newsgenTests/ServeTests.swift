@@ -167,17 +167,12 @@ extension CLITests {
         let site = try sampleSite()
         let port = try TestSupport.serverPort()
         try await withServe(site, port: port, ["--watch"]) { output in
-            try await Task.sleep(for: .milliseconds(1500))
+            #expect(try await waitUntil { output.text.contains("newsgen: watching ") }, "\(output.text)")
             let feed = site.appendingPathComponent("Samples/feeds/world.xml")
             let text = try String(contentsOf: feed, encoding: .utf8)
             try text.write(to: feed, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: feed.path)
-            var rebuilt = false
-            for _ in 0..<150 where !rebuilt {
-                try await Task.sleep(for: .milliseconds(200))
-                rebuilt = output.text.contains("newsgen: rebuilt in ")
-            }
-            #expect(rebuilt, "\(output.text)")
+            #expect(try await waitUntil { output.text.contains("newsgen: rebuilt in ") }, "\(output.text)")
             #expect(output.text.contains("newsgen: Samples/feeds/world.xml changed; rebuilding\n"), "\(output.text)")
             #expect(!output.text.contains("warning"), "\(output.text)")
         }
