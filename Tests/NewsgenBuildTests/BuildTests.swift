@@ -22,16 +22,7 @@ struct BuildTests {
     }
 
     func build(_ config: SiteConfig, offline: Bool = false, http: HTTPFetcher? = nil, at now: Date = Self.now) async throws(BuildError) -> (BuildReport, LogRecorder) {
-        let (logger, recorder) = TestSupport.recordingLogger()
-        let build = Build(
-            config: config, options: .init(offline: offline),
-            providers: [
-                FeedProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .none),
-                JSONNewsProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .none),
-            ],
-            store: MemoryStore(), now: { now }, logger: logger
-        )
-        return (try await build.run(), recorder)
+        try await TestBuild.run(config, options: .init(offline: offline), http: http, at: now)
     }
 
     func read(_ folder: URL, _ path: String) throws -> String {

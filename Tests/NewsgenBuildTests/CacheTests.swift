@@ -75,11 +75,8 @@ struct CacheTests {
         let (logger, recorder) = TestSupport.recordingLogger()
         let store = try SQLiteStore.open(at: config.cache, logger: logger)
         return try await withHTTPFetcher(timeout: .seconds(5)) { fetcher in
-            let http = offline ? nil : fetcher
-            let build = Build(config: config, options: .init(offline: offline, refresh: refresh),
-                              providers: [FeedProvider(http: http, articlesPerSource: config.articlesPerSource, retry: .none)],
-                              store: store, now: { date }, logger: logger)
-            return (try await build.run(), recorder)
+            (try await TestBuild.run(config, options: .init(offline: offline, refresh: refresh), store: store, http: offline ? nil : fetcher,
+                                     at: date, logger: logger), recorder)
         }
     }
 

@@ -53,16 +53,10 @@ struct CachedListsTests {
     /// One build against the site's cache. `settled`: the feed files count as unchanged for long
     /// enough that an unchanged one is not read again.
     func build(settled: Bool = true) async throws -> BuildReport {
-        let logger = TestSupport.recordingLogger().0
-        let store = try SQLiteStore.open(at: config.cache, logger: logger)
+        let store = try SQLiteStore.open(at: config.cache, logger: TestSupport.recordingLogger().0)
         let ahead: TimeInterval = settled ? 3600 : 0
-        let build = Build(
-            config: config, options: .init(refresh: true),
-            providers: [FeedProvider(http: nil, articlesPerSource: config.articlesPerSource, retry: .none,
-                                     now: { Date().addingTimeInterval(ahead) })],
-            store: store, now: { Self.now }, logger: logger
-        )
-        return try await build.run()
+        let provider = FeedProvider(http: nil, articlesPerSource: config.articlesPerSource, retry: .none, now: { Date().addingTimeInterval(ahead) })
+        return try await TestBuild.run(config, options: .init(refresh: true), store: store, providers: [provider], at: Self.now).0
     }
 
     func titles(_ report: BuildReport, _ source: String) -> [String]? {

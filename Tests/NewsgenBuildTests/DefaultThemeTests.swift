@@ -32,10 +32,8 @@ struct DefaultThemeTests {
         let folder = try TestSupport.temporaryFolder()
         try FileManager.default.copyItem(at: TestSupport.repository.appendingPathComponent("Samples"), to: folder.appendingPathComponent("Samples"))
         let config = try SiteConfig.decode(Data(siteJSON.utf8), file: folder.appendingPathComponent("site.json"))
-        let (logger, _) = TestSupport.recordingLogger()
-        let build = Build(config: config, providers: [FeedProvider(http: nil, articlesPerSource: 10)], store: MemoryStore(), logger: logger)
         do {
-            return (folder, .success(try await build.run()))
+            return (folder, .success(try await TestBuild.run(config).0))
         } catch {
             return (folder, .failure(error))
         }

@@ -210,12 +210,7 @@ struct GeneratedFeedsTests {
 
     /// A build of the site in `folder`, with `store` as its cache, `hours` after the world's time.
     static func build(_ config: SiteConfig, store: MemoryStore, hours: Double) async throws(BuildError) -> BuildReport {
-        let build = Build(
-            config: config, options: .init(refresh: true),
-            providers: [FeedProvider(http: nil, articlesPerSource: config.articlesPerSource, retry: .none)],
-            store: store, now: { World.now.addingTimeInterval(hours * 3600) }, logger: TestSupport.recordingLogger().0
-        )
-        return try await build.run()
+        try await TestBuild.run(config, options: .init(refresh: true), store: store, at: World.now.addingTimeInterval(hours * 3600)).0
     }
 
     /// What in the published site shows a story twice: a JSON feed with two items of one id, or

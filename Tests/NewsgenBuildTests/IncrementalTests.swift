@@ -69,15 +69,12 @@ struct IncrementalTests {
                    settled: Bool = false, logger: Logger? = nil) async throws -> BuildReport {
             var config = self.config
             if let output { config.output = output }
-            let logger = logger ?? TestSupport.recordingLogger().0
             let ahead: TimeInterval = settled ? 3600 : 0
-            let clock: @Sendable () -> Date = { Date().addingTimeInterval(ahead) }
-            let build = Build(
-                config: config, options: .init(refresh: true, full: full),
-                providers: [FeedProvider(http: nil, articlesPerSource: config.articlesPerSource, retry: .none, now: clock)],
-                store: store ?? self.store, manifest: useManifest ? manifest : nil, now: { IncrementalTests.now }, logger: logger
-            )
-            return try await build.run()
+            let provider = FeedProvider(http: nil, articlesPerSource: config.articlesPerSource, retry: .none,
+                                        now: { Date().addingTimeInterval(ahead) })
+            return try await TestBuild.run(config, options: .init(refresh: true, full: full), store: store ?? self.store, providers: [provider],
+                                           manifest: useManifest ? manifest : nil, at: IncrementalTests.now,
+                                           logger: logger ?? TestSupport.recordingLogger().0)
         }
 
         /// A build of the same inputs from nothing: a new store, no manifest, a new folder.

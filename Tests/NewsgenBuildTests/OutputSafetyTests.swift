@@ -103,12 +103,7 @@ struct ReplaceTests {
             throw BuildError(.config(error))
         }
         config.output = output
-        let (logger, _) = TestSupport.recordingLogger()
-        return try await Build(
-            config: config,
-            providers: [FeedProvider(http: nil, articlesPerSource: 10), JSONNewsProvider(http: nil, articlesPerSource: 10, retry: .none)],
-            store: MemoryStore(), now: { Self.now }, logger: logger
-        ).run()
+        return try await TestBuild.run(config, at: Self.now).0
     }
 
     @Test("a folder without the marker is refused: exit 1, every file kept, nothing left beside it")

@@ -20,10 +20,8 @@ struct SavedBuildTests {
         let siteJSON = #"{"saved": [\#(names)], "sources": [{"id": "world", "feed": "Samples/feeds/world.xml"}]}"#
         let config = try SiteConfig.decode(Data(siteJSON.utf8), file: folder.appendingPathComponent("site.json"))
         let (logger, recorder) = TestSupport.recordingLogger()
-        let build = Build(config: config, providers: [FeedProvider(http: nil, articlesPerSource: 10)], store: MemoryStore(),
-                          now: { TestSupport.date("2026-11-21T12:00:00Z") }, logger: logger)
         do {
-            return (folder, .success(try await build.run()), recorder)
+            return (folder, .success(try await TestBuild.run(config, at: TestSupport.date("2026-11-21T12:00:00Z"), logger: logger)), recorder)
         } catch {
             return (folder, .failure(error), recorder)
         }

@@ -40,12 +40,8 @@ struct StableOutputTests {
     }
 
     func build(_ config: SiteConfig, at date: Date) async throws -> BuildReport {
-        let (logger, _) = TestSupport.recordingLogger()
-        let store = try SQLiteStore.open(at: config.cache, logger: logger)
-        let build = Build(config: config, options: .init(refresh: true),
-                          providers: [FeedProvider(http: nil, articlesPerSource: config.articlesPerSource, retry: .none)],
-                          store: store, now: { date }, logger: logger)
-        return try await build.run()
+        let store = try SQLiteStore.open(at: config.cache, logger: TestSupport.recordingLogger().0)
+        return try await TestBuild.run(config, options: .init(refresh: true), store: store, at: date).0
     }
 
     @Test("adding one story changes its day, the archive index and the pages and feeds that list it, nothing else")
