@@ -62,9 +62,7 @@ package final class BuildLock: Sendable {
                 throw LockError(path: path, reason: .cancelled)
             }
         }
-        // The holder's pid, written over the last one and the file cut to its length: emptied
-        // first, the file gave its block back and took one anew every build, and on a file
-        // system mounted with `discard` giving a block back waits for the disk.
+        // The holder's pid, written over the last one and the file cut to its length.
         let pid = Array("\(ProcessInfo.processInfo.processIdentifier)\n".utf8)
         let written = pid.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
         if written == pid.count { _ = ftruncate(descriptor, off_t(pid.count)) }

@@ -116,8 +116,6 @@ package struct Publisher: Sendable {
     /// The site the last swap replaced, kept beside the output (never served) so that the next
     /// build updates it in place into its staging folder instead of creating every folder and
     /// link anew and removing as many: a publish then creates and deletes only what changed.
-    /// (On ext4 without a journal, as on this project's machine, each inode allocated soon after
-    /// a mass delete also checks the recently deleted ones: `recently_deleted()` in profiles.)
     package var previousSite: URL {
         output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).previous", isDirectory: true)
     }
@@ -131,10 +129,6 @@ package struct Publisher: Sendable {
     }
 
     /// The previous site renamed into a staging folder when there is one, else a new empty one.
-    ///
-    /// The previous site takes a staging folder's name without an empty folder being made there
-    /// first and removed: on a file system mounted with `discard`, removing a folder waits for
-    /// the disk to discard its block (up to 8 ms of a new-story build, on its main path).
     package func makeStaging(reusingPrevious: Bool) throws(PublishError) -> Staging {
         var status = stat()
         guard reusingPrevious, lstat(previousSite.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR else {
@@ -229,9 +223,8 @@ package struct Publisher: Sendable {
     }
 
     /// Creates the folders that `paths` (relative to `staging`) need, each once, parents before
-    /// children, with mkdir(2) one depth at a time: an article's page is in a folder of its own,
-    /// and FileManager took seconds for ten thousand of them. Folders `existing` says are there
-    /// (and so their parents) are not made.
+    /// children, with mkdir(2) one depth at a time. Folders `existing` says are there (and so
+    /// their parents) are not made.
     package func createFolders(for paths: [String], in staging: URL, existing: (String) -> Bool = { _ in false }) async throws(PublishError) {
         var levels: [[String]] = []
         var seen: Set<String> = []
@@ -244,9 +237,8 @@ package struct Publisher: Sendable {
                 folder = (folder as NSString).deletingLastPathComponent
             }
         }
-        // One thread, parents first: mkdir(2) takes the parent folder's lock, and ten thousand
-        // article folders share one parent, so creating them in parallel only made the two
-        // threads wait on each other (43 % of a cold build's samples, most of it lock waits).
+        // One thread, parents first: mkdir(2) takes the parent folder's lock, which the article
+        // folders share.
         let root = staging.path
         for folder in levels.joined() {
             let path = root + "/" + folder
@@ -301,8 +293,7 @@ package struct Publisher: Sendable {
         /// The files kept and their inodes, when the folders were read (not from the record).
         package var files: [String: UInt64] = [:]
         /// The files as the folder's record has them, when the record was used instead of
-        /// reading its folders: every one was kept but `removedFiles`. Looked up there, not
-        /// copied into `files` (at 100,000 files a table of 6 MB).
+        /// reading its folders: every one was kept but `removedFiles`.
         var recordedFiles: [String: UInt64]?
         var removedFiles: Set<String> = []
         /// The folders kept, when they were read (not from the record).
@@ -325,8 +316,7 @@ package struct Publisher: Sendable {
         }
 
         /// Whether the folder at `path` was kept: from the record, one it lists and pruning did
-        /// not remove (not a set of ten thousand kept folders made for the handful of files
-        /// a cron run links).
+        /// not remove.
         package func holdsFolder(_ path: String) -> Bool {
             guard let recordedFolders else { return folders.contains(path) }
             return recordedFolders[path] != nil && !removedFolders.contains(path)
@@ -339,9 +329,7 @@ package struct Publisher: Sendable {
     /// needed (or the other way round). Returns what was kept.
     ///
     /// `listing`, when given, is what the folder holds, known from its record
-    /// (`Manifest.describes`): then none of its folders is read (reading the 10,000 folders of a
-    /// site took a write stage 0.14 s, and 0.3–0.5 s when the kernel had dropped them from its
-    /// caches). Otherwise every folder is read.
+    /// (`Manifest.listing`): then none of its folders is read. Otherwise every folder is read.
     @discardableResult
     static func prune(_ root: String, keeping layout: SiteLayout, listing: Manifest.Listing? = nil) -> Kept {
         let (files, folders) = (layout.files, layout.folders)
@@ -549,8 +537,8 @@ package struct Publisher: Sendable {
     }
 
     /// Removes a folder tree with unlink(2) and rmdir(2), the folders of one depth at a time on
-    /// every core: FileManager took 1.6 s for a 10,000-article site. Whatever that leaves (a file
-    /// it may not remove) is left to FileManager, whose error is the warning.
+    /// every core. Whatever that leaves (a file it may not remove) is left to FileManager, whose
+    /// error is the warning.
     private func removeTree(_ folder: URL, what: String) async {
         var levels: [[String]] = []
         var level = [folder.path]

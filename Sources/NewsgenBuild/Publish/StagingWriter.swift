@@ -5,14 +5,12 @@ package import NewsgenRender
 
 /// Writes rendered files into the staging folder on a thread of its own while rendering goes
 /// on on the cores, so that a build's time is its CPU work or its disk work, whichever is
-/// longer, not their sum: creating ten thousand folders and files can take seconds on a busy
-/// file system, and a core that waits in mkdir(2) renders nothing.
+/// longer, not their sum. The thread is started by `init` and ended by `finish`, which waits
+/// for it: nothing is written into the folder after `finish` returns.
 ///
 /// Files queue in memory until the thread has written them; past `queueLimit` bytes, `enqueue`
-/// waits, so a slow disk bounds the memory a build holds rather than letting it grow with the
-/// site. One thread writes every file: folders of one parent (the ten thousand article
-/// folders share `articles/`) take that parent's lock, so more threads making them would wait
-/// on each other; one more makes the folders of a new staging folder ahead (below).
+/// waits, so a slow disk bounds the memory a build holds. One thread writes every file, since
+/// folders of one parent (the article folders share `articles/`) take that parent's lock.
 ///
 /// A file whose bytes equal those of the published file at its path is hard-linked instead, so
 /// it keeps its inode and modification time (what rsync and HTTP caches look at).
@@ -22,14 +20,13 @@ package import NewsgenRender
 /// never written into, since they may be links to the served site's files.
 ///
 /// A new staging folder gets its folders from a second thread (`makeFolders(of:)`), which
-/// creates them in the order the files will come while the first pages are rendered: a cold
-/// build creates a folder and a file for each of ten thousand stories, and making an inode can
-/// cost the kernel tens of microseconds (ext4 without a journal passes over the inodes freed in
-/// the last minutes), all of it on the writing thread until then.
+/// creates them in the order the files will come while the first pages are rendered; it too
+/// ends before `finish` returns.
+///
+/// State shared by the threads and the build's tasks is guarded by `condition` (or is a
+/// `Mutex`/`Atomic`): hence `@unchecked Sendable`.
 package final class StagingWriter: @unchecked Sendable {
-    /// Bytes that may wait to be written before `enqueue` waits: 400 pages of 20 KB. At 32 MiB
-    /// a disk that fell behind kept that much waiting beside the pages being rendered (100,000
-    /// articles: peak RSS 449 → 347–357 MiB at 8 MiB).
+    /// Bytes that may wait to be written before `enqueue` waits.
     package static let defaultQueueLimit = 8 << 20
 
     package let staging: URL
@@ -64,7 +61,7 @@ package final class StagingWriter: @unchecked Sendable {
     private var kept = Publisher.Kept()
 
     /// The folders known to stand in the staging folder (made by either thread, with every
-    /// folder above them): one set for both, since at 100,000 stories each copy held 100,000 paths.
+    /// folder above them).
     private let folders = Mutex<Set<String>>([""])
     /// Set when the writing thread is done: the folder-making thread stops at its next folder.
     private let stopMakingFolders = Atomic<Bool>(false)
