@@ -37,9 +37,9 @@ private struct MustacheRenderer: ~Copyable {
     /// Renders `nodes`; `stack` is the context (the page, then each section's value), restored on return.
     ///
     /// A partial's indentation goes before the output of a node when what this call rendered
-    /// so far ends a line: swift-mustache's rule, which indents the first line of each call's
-    /// output only through the call around it (so a list's later items in an indented partial
-    /// start where the previous item's line ended, unindented, as they always did).
+    /// so far ends a line; the first line of a call's output is indented by the call around it.
+    /// So a list's later items in an indented partial start where the previous item's line
+    /// ended, unindented: the default theme's bytes depend on it (Fixtures/EngineParity).
     mutating func render(_ nodes: [MustacheNode], stack: inout [TemplateValue], indentation: [UInt8], inherited: [String: [MustacheNode]]?) {
         let start = output.count
         for node in nodes {
@@ -108,8 +108,8 @@ private struct MustacheRenderer: ~Copyable {
         stack.removeLast()
     }
 
-    /// The output since `start` ends with "\n" (and not "\r\n": one character to swift-mustache,
-    /// which is not "\n").
+    /// The output since `start` ends with a "\n" that is not the end of a "\r\n": a line ended
+    /// by "\r\n" takes no indentation.
     private func endsLine(since start: Int) -> Bool {
         let count = output.count
         guard count > start, output[count - 1] == UInt8(ascii: "\n") else { return false }
@@ -133,7 +133,7 @@ private struct MustacheRenderer: ~Copyable {
         }
     }
 
-    /// HTML-escapes UTF-8 bytes: `&`, `<`, `>`, `"` and `'`, as swift-mustache did. Every other
+    /// HTML-escapes UTF-8 bytes: `&`, `<`, `>`, `"` and `'`. Every other
     /// byte, multi-byte sequences included, is copied as it is (the five are ASCII, and no byte
     /// of a multi-byte sequence is ASCII).
     static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout OutputBuffer) {
