@@ -7,11 +7,14 @@ import Foundation
 struct MustacheLibrary: Sendable {
     private(set) var templates: [String: [MustacheNode]] = [:]
 
-    init() {}
+    /// The templates' nodes by name (`row`, `cards/wide`): what partials and parents call them.
+    init(templates: [String: [MustacheNode]] = [:]) {
+        self.templates = templates
+    }
 
-    /// Adds a template under `name` (`row`, `cards/wide`): what partials and parents call it.
+    /// Adds a template under `name`.
     mutating func register(_ text: String, named name: String) throws(MustacheParseError) {
-        templates[name] = try MustacheParser.parse(text).get()
+        templates[name] = try MustacheParser.parse(Array(text.utf8)).get()
     }
 
     func has(_ name: String) -> Bool { templates[name] != nil }
@@ -48,7 +51,7 @@ private struct MustacheRenderer: ~Copyable {
             defer {
                 if indents, output.count > nodeStart { output.insert(indentation, at: nodeStart) }
             }
-            switch node {
+            switch node.kind {
             case .text(let bytes):
                 output.append(bytes)
             case .variable(let name, let escaped):
