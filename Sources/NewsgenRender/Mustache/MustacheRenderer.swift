@@ -45,13 +45,14 @@ private struct MustacheRenderer: ~Copyable {
     /// ended, unindented: the default theme's bytes depend on it (Fixtures/EngineParity).
     mutating func render(_ nodes: [MustacheNode], stack: inout [TemplateValue], indentation: [UInt8], inherited: [String: [MustacheNode]]?) {
         let start = output.count
-        for node in nodes {
+        // Each node is read in place (`nodes[index]`): a copy would retain and release it.
+        for index in nodes.indices {
             let nodeStart = output.count
             let indents = !indentation.isEmpty && endsLine(since: start)
             defer {
                 if indents, output.count > nodeStart { output.insert(indentation, at: nodeStart) }
             }
-            switch node.kind {
+            switch nodes[index].kind {
             case .text(let bytes):
                 output.append(bytes)
             case .variable(let name, let escaped):
