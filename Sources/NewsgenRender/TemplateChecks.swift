@@ -1,182 +1,85 @@
 import Foundation
 import NewsgenModel
 
-/// A position in a template, 1-based, columns in Unicode scalars.
-struct TemplatePosition: Sendable, Hashable {
-    var line: Int
-    var column: Int
-}
-
-/// One Mustache tag, or a run of literal text between tags, with where it starts.
-struct TemplateTag: Sendable {
-    enum Kind: Sendable, Equatable {
-        case text
-        case variable
-        case section
-        case inverted
-        case close
-        case partial
-        case parent
-        case block
-        /// Comments, set-delimiter and pragma tags.
-        case other
-    }
-
-    var kind: Kind
-    /// A tag's name as written (`content.source`, `reversed(articles)`); for text, the text.
-    var name: String
-    /// The value a transformed name reads (`articles` in `reversed(articles)`).
-    var variable: String
-    /// The tag as written, for messages (`{{#items}}`).
-    var literal: String
-    var position: TemplatePosition
-}
-
-/// A section, inverted section, block or parent with what it holds; any other tag alone.
-struct TemplateNode: Sendable {
-    var tag: TemplateTag
-    var children: [TemplateNode] = []
-}
-
-/// One template file of a theme, read into tags.
+/// One template of a theme: its text and the nodes the engine parsed from it. The checks walk
+/// these nodes, so they read a template exactly as it renders.
 struct TemplateSource: Sendable {
     /// The name partials use (`row`, `cards/wide`).
     var name: String
     /// The file as messages name it (`Templates/row.mustache`, `built-in theme: row.mustache`).
     var location: String
-    var tags: [TemplateTag]
-    var nodes: [TemplateNode]
+    /// The text as UTF-8, which the nodes' spans point into.
+    var bytes: [UInt8]
+    var nodes: [MustacheNode] = []
 
-    /// Reads a template. Returns `nil` when a tag is not finished: the engine's parser (`MustacheParser`) then
-    /// says where. Sections that are not closed, or closed by another name, are errors naming both.
-    init?(name: String, location: String, text: String) throws(TemplateError) {
-        guard let tags = Self.scan(text) else { return nil }
+    /// Parses a template; a tag the engine cannot read is an error naming its line and column.
+    init(name: String, location: String, text: String) throws(TemplateError) {
         self.name = name
         self.location = location
-        self.tags = tags
-        self.nodes = try Self.tree(tags, location: location)
-    }
-
-    func error(at position: TemplatePosition, _ message: String) -> TemplateError {
-        TemplateError(location, at: (position.line, position.column), message)
-    }
-
-    // MARK: - Tags
-
-    private static func scan(_ text: String) -> [TemplateTag]? {
-        let scalars = Array(text.unicodeScalars)
-        var open = Array("{{".unicodeScalars)
-        var close = Array("}}".unicodeScalars)
-        var tags: [TemplateTag] = []
-        var index = 0
-        var position = TemplatePosition(line: 1, column: 1)
-        var textStart = 0
-        var textPosition = position
-
-        func matches(_ delimiter: [Unicode.Scalar], at offset: Int) -> Bool {
-            offset + delimiter.count <= scalars.count && scalars[offset..<offset + delimiter.count].elementsEqual(delimiter)
+        bytes = Array(text.utf8)
+        switch MustacheParser.parse(bytes) {
+        case .success(let nodes): self.nodes = nodes
+        case .failure(let failure): throw problem(failure)
         }
-        func advance(to end: Int) {
-            while index < end {
-                if scalars[index] == "\n" {
-                    position.line += 1
-                    position.column = 1
-                } else {
-                    position.column += 1
+    }
+
+    /// The template's text at `span`: a tag as written.
+    func text(_ span: Range<Int32>) -> String {
+        String(decoding: bytes[Int(span.lowerBound)..<Int(span.upperBound)], as: UTF8.self)
+    }
+
+    /// The line and column (from 1; columns in Unicode scalars) of a byte offset.
+    func position(of offset: Int32) -> (line: Int, column: Int) {
+        let offset = min(Int(offset), bytes.count)
+        let newline = UInt8(ascii: "\n")
+        let lineStart = bytes[..<offset].lastIndex(of: newline).map { $0 + 1 } ?? 0
+        let line = 1 + bytes[..<lineStart].count { $0 == newline }
+        // Continuation bytes are not scalars of their own.
+        return (line, 1 + bytes[lineStart..<offset].count { $0 & 0xC0 != 0x80 })
+    }
+
+    func error(at offset: Int32, _ message: String) -> TemplateError {
+        TemplateError(location, at: position(of: offset), message)
+    }
+
+    /// Why the engine cannot read the template, as the sentence a theme's author reads.
+    private func problem(_ failure: MustacheParseError) -> TemplateError {
+        let tag = text(failure.span)
+        let message = switch failure.kind {
+        case .unfinished(let close): "\(tag) is never finished with \(close)"
+        case .invalidName: "\(tag) is not a tag: a name is letters, digits, '.', '-' and '_'"
+        case .transform: "\(tag) is a transform; templates support no transforms or lambdas"
+        case .dynamicName: "\(tag) is a dynamic partial name, which templates do not support; name the partial"
+        case .invalidSetDelimiter: "\(tag) is not a set-delimiter tag: it names two delimiters, as {{=<% %>=}} does"
+        case .invalidConfiguration: "\(tag) is not a configuration newsgen knows; it knows {{%CONTENT_TYPE:HTML}}"
+        case .notInParent(let parent): "\(tag) is inside \(text(parent)), which holds only blocks ({{$name}}…{{/name}})"
+        case .neverClosed(let close): "\(tag) is never closed; expected \(close) before the end of the file"
+        case .closesNothing: "\(tag) closes no section"
+        case .closesAnother(let open, let close):
+            "\(tag) closes \(text(open)) opened at line \(position(of: open.lowerBound).line); expected \(close)"
+        case .tooLarge: "the template is too large (2 GB or more)"
+        }
+        return error(at: failure.span.lowerBound, message)
+    }
+}
+
+extension [MustacheNode] {
+    /// Calls `body` with each node, then with the nodes it holds (a section's, a block's, the
+    /// blocks a parent overrides), in the order they stand in the template.
+    func walk<Failure: Error>(_ body: (MustacheNode) throws(Failure) -> Void) throws(Failure) {
+        for node in self {
+            try body(node)
+            switch node.kind {
+            case .section(_, let children), .inverted(_, let children), .block(_, let children, _), .blockDefinition(_, let children):
+                try children.walk(body)
+            case .partial(_, _, let overrides?):
+                for block in overrides.values.sorted(by: { ($0.first?.span.lowerBound ?? 0) < ($1.first?.span.lowerBound ?? 0) }) {
+                    try block.walk(body)
                 }
-                index += 1
-            }
-        }
-        func string(_ range: Range<Int>) -> String {
-            var view = String.UnicodeScalarView()
-            view.append(contentsOf: scalars[range])
-            return String(view)
-        }
-        func flushText(upTo end: Int) {
-            guard end > textStart else { return }
-            let text = string(textStart..<end)
-            tags.append(TemplateTag(kind: .text, name: text, variable: "", literal: text, position: textPosition))
-        }
-
-        while index < scalars.count {
-            guard matches(open, at: index) else {
-                advance(to: index + 1)
+            case .text, .variable, .partial:
                 continue
             }
-            flushText(upTo: index)
-            let start = index
-            let tagPosition = position
-            let contentStart = start + open.count
-            let triple = open == Array("{{".unicodeScalars) && contentStart < scalars.count && scalars[contentStart] == "{"
-            let closing = triple ? Array("}".unicodeScalars) + close : close
-            var end = contentStart
-            while end < scalars.count, !matches(closing, at: end) { end += 1 }
-            guard end < scalars.count else { return nil }
-            let content = string(contentStart..<end)
-            advance(to: end + closing.count)
-            let literal = string(start..<index)
-            textStart = index
-            textPosition = position
-
-            var body = content.trimmingCharacters(in: .whitespaces)
-            let kind: TemplateTag.Kind
-            switch body.first ?? " " {
-            case "{" where triple: kind = .variable; body.removeFirst()
-            case "&": kind = .variable; body.removeFirst()
-            case "#": kind = .section; body.removeFirst()
-            case "^": kind = .inverted; body.removeFirst()
-            case "/": kind = .close; body.removeFirst()
-            case ">": kind = .partial; body.removeFirst()
-            case "<": kind = .parent; body.removeFirst()
-            case "$": kind = .block; body.removeFirst()
-            case "!", "%": kind = .other
-            case "=":
-                kind = .other
-                let parts = body.trimmingCharacters(in: CharacterSet(charactersIn: "= ")).split(whereSeparator: \.isWhitespace)
-                guard parts.count == 2 else { return nil }
-                open = Array(parts[0].unicodeScalars)
-                close = Array(parts[1].unicodeScalars)
-            default: kind = .variable
-            }
-            let name = body.trimmingCharacters(in: .whitespaces)
-            // `reversed(articles)` reads `articles`; `index()` reads the sequence's own context.
-            var variable = name
-            if let open = name.lastIndex(of: "(") {
-                variable = String(name[name.index(after: open)...].prefix { $0 != ")" })
-            }
-            tags.append(TemplateTag(kind: kind, name: name, variable: variable, literal: literal, position: tagPosition))
         }
-        flushText(upTo: scalars.count)
-        return tags
-    }
-
-    /// Nests the tags by section, naming the section a close tag does not match, or one never closed.
-    private static func tree(_ tags: [TemplateTag], location: String) throws(TemplateError) -> [TemplateNode] {
-        var stack: [TemplateNode] = [TemplateNode(tag: TemplateTag(kind: .other, name: "", variable: "", literal: "", position: TemplatePosition(line: 1, column: 1)))]
-        func at(_ position: TemplatePosition, _ message: String) -> TemplateError {
-            TemplateError(location, at: (position.line, position.column), message)
-        }
-        for tag in tags {
-            switch tag.kind {
-            case .section, .inverted, .parent, .block:
-                stack.append(TemplateNode(tag: tag))
-            case .close:
-                guard stack.count > 1, let open = stack.last else {
-                    throw at(tag.position, "\(tag.literal) closes no section")
-                }
-                guard open.tag.name == tag.name || open.tag.variable == tag.name else {
-                    throw at(tag.position, "\(tag.literal) closes \(open.tag.literal) opened at line \(open.tag.position.line); expected {{/\(open.tag.name)}}")
-                }
-                stack.removeLast()
-                stack[stack.count - 1].children.append(open)
-            default:
-                stack[stack.count - 1].children.append(TemplateNode(tag: tag))
-            }
-        }
-        if stack.count > 1, let open = stack.last {
-            throw at(open.tag.position, "\(open.tag.literal) is never closed; expected {{/\(open.tag.name)}} before the end of the file")
-        }
-        return stack[0].children
     }
 }
 
@@ -194,30 +97,29 @@ enum TemplateMarkup {
 
     static func check(_ source: TemplateSource) throws(TemplateError) {
         var text: [Unicode.Scalar] = []
-        var positions: [TemplatePosition] = []
+        // Where each scalar of `text` stands in the template, as a byte offset.
+        var offsets: [Int32] = []
         // A variable stands in the text as one placeholder, so that a name built with one
         // (`<h{{level}}>`) stays one name, shown as written.
         var variables: [Int: String] = [:]
-        for tag in source.tags where tag.kind == .text || tag.kind == .variable {
-            guard tag.kind == .text else {
-                variables[text.count] = "{{\(tag.name)}}"
-                text.append(Self.placeholder)
-                positions.append(tag.position)
-                continue
-            }
-            var position = tag.position
-            for scalar in tag.name.unicodeScalars {
-                text.append(scalar)
-                positions.append(position)
-                if scalar == "\n" {
-                    position.line += 1
-                    position.column = 1
-                } else {
-                    position.column += 1
+        source.nodes.walk { node in
+            switch node.kind {
+            case .text(let bytes):
+                var offset = node.span.lowerBound
+                for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+                    text.append(scalar)
+                    offsets.append(offset)
+                    offset += Int32(scalar.utf8.count)
                 }
+            case .variable:
+                variables[text.count] = source.text(node.span)
+                text.append(Self.placeholder)
+                offsets.append(node.span.lowerBound)
+            default:
+                break
             }
         }
-        var open: [(name: String, position: TemplatePosition)] = []
+        var open: [(name: String, offset: Int32)] = []
         var index = 0
 
         func has(_ prefix: String, at offset: Int) -> Bool {
@@ -246,7 +148,7 @@ enum TemplateMarkup {
         while index < text.count {
             guard text[index] == "<" else { index += 1; continue }
             let start = index
-            let position = positions[start]
+            let offset = offsets[start]
             if has("<!--", at: index) { skip(past: "-->"); continue }
             if has("<![CDATA[", at: index) { skip(past: "]]>"); continue }
             if has("<!", at: index) || has("<?", at: index) { skip(past: ">"); continue }
@@ -255,10 +157,10 @@ enum TemplateMarkup {
                 skip(past: ">")
                 guard !closing.isEmpty else { continue }
                 guard let last = open.last else {
-                    throw source.error(at: position, "</\(closing)> closes no element")
+                    throw source.error(at: offset, "</\(closing)> closes no element")
                 }
                 guard last.name == closing else {
-                    throw source.error(at: position, "</\(closing)> closes <\(last.name)> opened at line \(last.position.line); expected </\(last.name)>")
+                    throw source.error(at: offset, "</\(closing)> closes <\(last.name)> opened at line \(source.position(of: last.offset).line); expected </\(last.name)>")
                 }
                 open.removeLast()
                 continue
@@ -279,23 +181,23 @@ enum TemplateMarkup {
                 index += 1
             }
             guard index < text.count else {
-                throw source.error(at: position, "<\(element) is never finished with '>'")
+                throw source.error(at: offset, "<\(element) is never finished with '>'")
             }
             let selfClosing = text[index - 1] == "/"
             index += 1
             if voidElements.contains(element.lowercased()) {
                 guard selfClosing else {
-                    throw source.error(at: position, "<\(element)> must close itself as <\(element)/>: pages are well-formed XML")
+                    throw source.error(at: offset, "<\(element)> must close itself as <\(element)/>: pages are well-formed XML")
                 }
             } else if !selfClosing {
-                open.append((element, position))
+                open.append((element, offset))
                 if ["script", "style"].contains(element.lowercased()) {
                     while index < text.count, !has("</\(element)", at: index) { index += 1 }
                 }
             }
         }
         if let last = open.last {
-            throw source.error(at: last.position, "<\(last.name)> is never closed")
+            throw source.error(at: last.offset, "<\(last.name)> is never closed")
         }
     }
 }
@@ -308,7 +210,7 @@ indirect enum TemplateShape: Sendable {
     case object([String: TemplateShape])
     case list(TemplateShape)
     case scalar
-    /// A value whose names cannot be known (a transform's result): any name is accepted.
+    /// A value whose names cannot be known (the current item, `{{.}}`): any name is accepted.
     case open
 
     /// The shape of a model type: structs of this module by their stored properties, arrays by
@@ -373,56 +275,50 @@ struct TemplateNames {
         let allNames: Set<String>
         var visiting: [String] = []
 
-        mutating func visit(_ nodes: [TemplateNode], in source: TemplateSource, stack: [TemplateShape],
-                            overrides: [String: (nodes: [TemplateNode], source: TemplateSource)]) throws(TemplateError) {
+        mutating func visit(_ nodes: [MustacheNode], in source: TemplateSource, stack: [TemplateShape],
+                            overrides: [String: (nodes: [MustacheNode], source: TemplateSource)]) throws(TemplateError) {
             for node in nodes {
-                let tag = node.tag
-                switch tag.kind {
-                case .variable:
-                    _ = try resolve(tag, in: source, stack: stack)
-                case .section:
-                    let value = try resolve(tag, in: source, stack: stack)
+                switch node.kind {
+                case .variable(let name, _):
+                    _ = try resolve(name, of: node, in: source, stack: stack)
+                case .section(let name, let body):
                     var inner = stack
-                    switch value {
+                    switch try resolve(name, of: node, in: source, stack: stack) {
                     case .list(let element): inner.append(element)
-                    case let value: inner.append(tag.name == tag.variable ? value : .open)
+                    case let value: inner.append(value)
                     }
-                    try visit(node.children, in: source, stack: inner, overrides: overrides)
-                case .inverted:
-                    _ = try resolve(tag, in: source, stack: stack)
-                    try visit(node.children, in: source, stack: stack, overrides: overrides)
-                case .block:
-                    if let override = overrides[tag.name] {
+                    try visit(body, in: source, stack: inner, overrides: overrides)
+                case .inverted(let name, let body):
+                    _ = try resolve(name, of: node, in: source, stack: stack)
+                    try visit(body, in: source, stack: stack, overrides: overrides)
+                case .block(let name, let fallback, _):
+                    if let override = overrides[name] {
                         try visit(override.nodes, in: override.source, stack: stack, overrides: overrides)
                     } else {
-                        try visit(node.children, in: source, stack: stack, overrides: overrides)
+                        try visit(fallback, in: source, stack: stack, overrides: overrides)
                     }
-                case .partial, .parent:
-                    guard !tag.name.hasPrefix("*"), let partial = sources[tag.name], !visiting.contains(tag.name) else { continue }
+                case .partial(let name, _, let blocks):
+                    guard let partial = sources[name], !visiting.contains(name) else { continue }
+                    // The outermost template's blocks win, as they do when rendering.
                     var inherited = overrides
-                    for child in node.children where child.tag.kind == .block && inherited[child.tag.name] == nil {
-                        inherited[child.tag.name] = (child.children, source)
+                    for (block, body) in blocks ?? [:] where inherited[block] == nil {
+                        inherited[block] = (body, source)
                     }
-                    visiting.append(tag.name)
+                    visiting.append(name)
                     try visit(partial.nodes, in: partial, stack: stack, overrides: inherited)
                     visiting.removeLast()
-                case .text, .close, .other:
+                case .text, .blockDefinition:
                     continue
                 }
             }
         }
 
-        /// The shape a name reads; `.open` for the current item (`.`) or the sequence's own
-        /// context (`index()`).
-        private func resolve(_ tag: TemplateTag, in source: TemplateSource, stack: [TemplateShape]) throws(TemplateError) -> TemplateShape {
-            let name = tag.variable
-            guard !name.isEmpty, name != "." else { return .open }
-            var parts = name.split(separator: ".").map(String.init)
-            guard let first = parts.first else { return .open }
-            parts.removeFirst()
+        /// The shape a name reads; `.open` for the current item (`.`).
+        private func resolve(_ name: MustacheName, of node: MustacheNode, in source: TemplateSource,
+                             stack: [TemplateShape]) throws(TemplateError) -> TemplateShape {
+            guard !name.isImplicit, let first = name.parts.first else { return .open }
             var found: TemplateShape?
-            let frames = name.hasPrefix(".") ? Array(stack.suffix(1)) : Array(stack.reversed())
-            for frame in frames {
+            for frame in name.isAnchored ? Array(stack.suffix(1)) : Array(stack.reversed()) {
                 if case .object(let fields) = frame, let value = fields[first] {
                     found = value
                     break
@@ -433,12 +329,12 @@ struct TemplateNames {
                 }
             }
             guard var value = found else {
-                throw unknown(first, tag: tag, in: source, visible: stack.flatMap(Self.names))
+                throw unknown(first, at: node, in: source, visible: stack.flatMap(Self.names))
             }
-            for part in parts {
+            for part in name.parts.dropFirst() {
                 guard case .object(let fields) = value else { return .open }
                 guard let child = fields[part] else {
-                    throw unknown(part, tag: tag, in: source, visible: Array(fields.keys))
+                    throw unknown(part, at: node, in: source, visible: Array(fields.keys))
                 }
                 value = child
             }
@@ -450,12 +346,12 @@ struct TemplateNames {
             return []
         }
 
-        private func unknown(_ name: String, tag: TemplateTag, in source: TemplateSource, visible: [String]) -> TemplateError {
+        private func unknown(_ name: String, at node: MustacheNode, in source: TemplateSource, visible: [String]) -> TemplateError {
             let what = allNames.contains(name)
                 ? "is not a value the page provides here"
                 : "is not a value any page provides"
             let suggestion = Suggestion.closest(to: name, in: Array(Set(visible)).sorted()).map { " (did you mean \($0)?)" } ?? ""
-            return source.error(at: tag.position, "\(tag.literal) \(what)\(suggestion)")
+            return source.error(at: node.span.lowerBound, "\(source.text(node.span)) \(what)\(suggestion)")
         }
     }
 }

@@ -66,9 +66,8 @@ package struct TemplateSet: Sendable {
             }
             texts[file] = text
         }
-        // Sections first: the parser would say only that "a section is never closed", at the end of the file.
         let sources = try Self.sources(texts: texts, location: { folder.appendingPathComponent($0).path })
-        library = try Self.library(texts: texts, location: { folder.appendingPathComponent($0).path })
+        library = MustacheLibrary(templates: sources.mapValues(\.nodes))
         var assets: [OutputFile] = []
         for file in files where file.hasPrefix("assets/") {
             let url = folder.appendingPathComponent(file)
@@ -88,17 +87,17 @@ package struct TemplateSet: Sendable {
     /// The default theme built into newsgen (the EmbedFiles plugin embeds Templates/).
     ///
     /// Its texts are compiled into newsgen, so the tests check them (`checking: true`) rather than
-    /// every build: checking the names reflects over every page model, about 0.01 s of a
-    /// nothing-new build.
+    /// every build, which would reflect over every page model to check names that cannot change.
     static func builtIn(checking: Bool = false) throws(TemplateError) -> TemplateSet {
         let texts = Dictionary(uniqueKeysWithValues: DefaultTheme.templates.map { ($0.key + ".mustache", $0.value) })
         let location = { (file: String) in "built-in theme: \(file)" }
-        let library = try Self.library(texts: texts, location: location)
+        let sources = try Self.sources(texts: texts, location: location)
         let set = TemplateSet(
-            origin: "the built-in theme", library: library, digest: digest(of: texts),
+            origin: "the built-in theme", library: MustacheLibrary(templates: sources.mapValues(\.nodes)),
+            digest: digest(of: texts),
             assets: DefaultTheme.assets.sorted { $0.key < $1.key }.map { OutputFile("assets/" + $0.key, $0.value) }
         )
-        if checking { try set.check(sources: Self.sources(texts: texts, location: location), location: location) }
+        if checking { try set.check(sources: sources, location: location) }
         return set
     }
 
@@ -119,29 +118,13 @@ package struct TemplateSet: Sendable {
         return hasher.finish()
     }
 
-    /// Parses every template once, naming the file, line and column of a tag it cannot read.
-    private static func library(texts: [String: String], location: (String) -> String) throws(TemplateError) -> MustacheLibrary {
-        var library = MustacheLibrary()
-        for (file, text) in texts.sorted(by: { $0.key < $1.key }) {
-            do throws(MustacheParseError) {
-                try library.register(text, named: String(file.dropLast(".mustache".count)))
-            } catch {
-                let place = error.location(in: MustacheParser.bytes(of: text))
-                throw TemplateError(location(file), at: (place.line, place.column),
-                                    "\(error.description) near \"\(place.text.trimmingCharacters(in: .whitespaces))\"")
-            }
-        }
-        return library
-    }
-
-    /// Reads each template's tags, naming a section that is never closed or closed by another name.
+    /// Parses every template once, in file order, naming the file, line and column of the first
+    /// tag the engine cannot read.
     private static func sources(texts: [String: String], location: (String) -> String) throws(TemplateError) -> [String: TemplateSource] {
         var sources: [String: TemplateSource] = [:]
         for (file, text) in texts.sorted(by: { $0.key < $1.key }) {
             let name = String(file.dropLast(".mustache".count))
-            if let source = try TemplateSource(name: name, location: location(file), text: text) {
-                sources[name] = source
-            }
+            sources[name] = try TemplateSource(name: name, location: location(file), text: text)
         }
         return sources
     }
@@ -156,8 +139,10 @@ package struct TemplateSet: Sendable {
         }
         let ordered = sources.values.sorted { $0.location < $1.location }
         for source in ordered {
-            for tag in source.tags where [.partial, .parent].contains(tag.kind) && !library.has(tag.name) {
-                throw TemplateError(source.location, at: (tag.position.line, 0), "names the partial \"\(tag.name)\", but there is no \(tag.name).mustache")
+            try source.nodes.walk { node throws(TemplateError) in
+                guard case .partial(let name, _, _) = node.kind, !library.has(name) else { return }
+                let line = source.position(of: node.span.lowerBound).line
+                throw TemplateError(source.location, at: (line, 0), "names the partial \"\(name)\", but there is no \(name).mustache")
             }
         }
         for source in ordered {

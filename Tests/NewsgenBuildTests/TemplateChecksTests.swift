@@ -75,8 +75,25 @@ struct TemplateChecksTests {
             <p{{#lead}} class="lead"{{/lead}}>{{#a}}<b>{{/a}}x{{#a}}</b>{{/a}}<img src="{{src}}"/><span/></p>
             <script>if (a < b && c > d) { x = "</p>" }</script>
             """
-        let source = try #require(try TemplateSource(name: "t", location: "t.mustache", text: text))
+        let source = try TemplateSource(name: "t", location: "t.mustache", text: text)
         #expect(throws: Never.self) { try TemplateMarkup.check(source) }
+    }
+
+    @Test("markup errors count columns in Unicode scalars, across sections, blocks and changed delimiters")
+    func markupPositions() throws {
+        func failure(_ text: String) throws -> String? {
+            let source = try TemplateSource(name: "t", location: "t.mustache", text: text)
+            do {
+                try TemplateMarkup.check(source)
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(try failure("<p>é {{#a}}<b>{{/a}}ü</i>") == "t.mustache:1:22: </i> closes <b> opened at line 1; expected </b>")
+        #expect(try failure("{{=<% %>=}}<p><%x%>\n<%#a%>\n  </div><%/a%>") == "t.mustache:3:3: </div> closes <p> opened at line 1; expected </p>")
+        #expect(try failure("<div>\n{{<frame}}{{$main}}\n<em>{{/main}}{{/frame}}</div>") == "t.mustache:3:24: </div> closes <em> opened at line 3; expected </em>")
+        #expect(try failure("<h{{level}} class=\"x\">{{{t}}}</h2>") == "t.mustache:1:30: </h2> closes <h{{level}}> opened at line 1; expected </h{{level}}>")
     }
 
     @Test("a section that is never closed, or closed by another name, is named", arguments: [
@@ -92,6 +109,44 @@ struct TemplateChecksTests {
         #expect(reported == expected)
     }
 
+    @Test("a tag the engine does not support or cannot read fails at load, naming file, line and column", arguments: [
+        ("row.mustache", "{{title}}</a>", "{{uppercased(title)}}</a>",
+         "Templates/row.mustache:5:49: {{uppercased(title)}} is a transform; templates support no transforms or lambdas"),
+        ("list.mustache", "{{>row}}", "{{>*row}}",
+         "Templates/list.mustache:6:14: {{>*row}} is a dynamic partial name, which templates do not support; name the partial"),
+        ("list.mustache", "{{>row}}", "{{>rows}}",
+         "Templates/list.mustache:6: names the partial \"rows\", but there is no rows.mustache"),
+        ("row.mustache", "{{title}}</a>", "{{title}</a>",
+         "Templates/row.mustache:5:49: {{title is never finished with }}"),
+        ("row.mustache", "{{title}}</a>", "{{the title}}</a>",
+         "Templates/row.mustache:5:49: {{the title}} is not a tag: a name is letters, digits, '.', '-' and '_'"),
+        ("row.mustache", "</li>", "</li>{{/author}}",
+         "Templates/row.mustache:19:6: {{/author}} closes no section"),
+        ("headlines.mustache", "{{$main}}", "{{$main}}{{/main}}{{title}}{{$main}}",
+         "Templates/headlines.mustache:2:19: {{title}} is inside {{<layout}}, which holds only blocks ({{$name}}…{{/name}})"),
+        ("layout.mustache", "<!DOCTYPE html>", "{{%CONTENT_TYPE:TEXT}}<!DOCTYPE html>",
+         "Templates/layout.mustache:1:1: {{%CONTENT_TYPE:TEXT}} is not a configuration newsgen knows; it knows {{%CONTENT_TYPE:HTML}}"),
+        ("row.mustache", "<article>", "{{=<% =}}<article>",
+         "Templates/row.mustache:2:1: {{=<% =}} is not a set-delimiter tag: it names two delimiters, as {{=<% %>=}} does"),
+    ])
+    func unsupported(file: String, old: String, new: String, expected: String) async throws {
+        let reported = try await loadError(file, replacing: old, with: new)
+        #expect(reported == expected)
+    }
+
+    @Test("after a set-delimiter tag, errors name the tags as written, at their own columns", arguments: [
+        ("row.mustache", "{{#note}}<p class=\"note\">{{note}}</p>{{/note}}", "{{=<% %>=}}<%#note%><p class=\"note\"><% nte %></p><%/note%>",
+         "Templates/row.mustache:16:37: <% nte %> is not a value any page provides (did you mean note?)"),
+        ("row.mustache", "{{#note}}<p class=\"note\">{{note}}</p>{{/note}}", "{{=<% %>=}}<%#note%><p class=\"note\"><%note%></p><%/nate%>",
+         "Templates/row.mustache:16:49: <%/nate%> closes <%#note%> opened at line 16; expected <%/note%>"),
+        ("row.mustache", "{{#note}}<p class=\"note\">{{note}}</p>{{/note}}", "{{=<% %>=}}<%#note%><p class=\"note\"><%note%></b><%/note%>",
+         "Templates/row.mustache:16:45: </b> closes <p> opened at line 16; expected </p>"),
+    ])
+    func delimiters(file: String, old: String, new: String, expected: String) async throws {
+        let reported = try await loadError(file, replacing: old, with: new)
+        #expect(reported == expected)
+    }
+
     @Test("a name no page model provides is an error naming template, line and name", arguments: [
         ("row.mustache", "{{title}}</a></h{{level}}>", "{{headline}}</a></h{{level}}>",
          "Templates/row.mustache:5:49: {{headline}} is not a value any page provides (did you mean heading?)"),
@@ -103,6 +158,12 @@ struct TemplateChecksTests {
          "Templates/row.mustache:16:1: {{^severity}} is not a value the page provides here"),
         ("archive.mustache", "{{countText}}</span></li>", "{{{countTxt}}}</span></li>",
          "Templates/archive.mustache:8:95: {{{countTxt}}} is not a value any page provides (did you mean countText?)"),
+        ("row.mustache", "{{sourceName}}</a>", "{{sourceNam}}</a>",
+         "Templates/row.mustache:8:71: {{sourceNam}} is not a value any page provides (did you mean sourceName?)"),
+        ("row.mustache", "{{#time}}<time datetime=\"{{datetime}}\">", "{{#time}}<time datetime=\"{{severity}}\">",
+         "Templates/row.mustache:10:26: {{severity}} is not a value the page provides here"),
+        ("layout.mustache", "{{#section}} class=\"in-section\"{{/section}}", "{{#section}} class=\"{{site.titel}}\"{{/section}}",
+         "Templates/layout.mustache:24:99: {{site.titel}} is not a value any page provides (did you mean title?)"),
     ])
     func unknownNames(file: String, old: String, new: String, expected: String) async throws {
         let reported = try await loadError(file, replacing: old, with: new)

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import NewsgenRender
 
-/// newsgen's own Mustache engine: each feature a theme uses, with the whitespace rules of
-/// swift-mustache (the engine it replaced), so that pages keep their bytes.
+/// newsgen's Mustache engine: each feature a theme uses, and the whitespace rules the default
+/// theme's bytes depend on (Fixtures/EngineParity).
 @Suite("Mustache engine")
 struct MustacheEngineTests {
     /// `main` rendered with `value`, the other templates available as partials and parents.
@@ -23,7 +23,7 @@ struct MustacheEngineTests {
         .object(object(pairs))
     }
 
-    @Test("variables are HTML-escaped byte by byte, as swift-mustache escaped them; triple and & are not")
+    @Test("variables are HTML-escaped byte by byte (& < > \" '); triple and & are not")
     func escaping() throws {
         let value = values(["x": .string(#"<a href="u">'&'</a>"#)])
         #expect(try render("{{x}}", value) == "&lt;a href=&quot;u&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
@@ -62,7 +62,7 @@ struct MustacheEngineTests {
         #expect(try render("{{#rows}}<{{t}}>{{/rows}}", value) == "<one><two>")
         #expect(try render("{{#empty}}x{{/empty}}{{#no}}x{{/no}}{{#nothing}}x{{/nothing}}{{#missing}}x{{/missing}}", value) == "")
         #expect(try render("{{#yes}}{{t}}{{/yes}} {{#item}}{{t}}{{/item}}", value) == "outer inner")
-        // As in swift-mustache, 0 and "" are values like any other.
+        // 0 and "" are values like any other.
         #expect(try render("{{#zero}}[{{.}}]{{/zero}}{{#blank}}[{{.}}]{{/blank}}", value) == "[0][]")
         #expect(try render("{{^empty}}a{{/empty}}{{^no}}b{{/no}}{{^nothing}}c{{/nothing}}{{^missing}}d{{/missing}}", value) == "abcd")
         #expect(try render("{{^rows}}a{{/rows}}{{^yes}}b{{/yes}}{{^item}}c{{/item}}{{^zero}}d{{/zero}}", value) == "")
@@ -89,8 +89,8 @@ struct MustacheEngineTests {
     func partialIndentation() throws {
         let value = values(["rows": .list([.string("1"), .string("2")])])
         let partials = ["p": "x\n{{#rows}}\n<{{.}}>\n{{/rows}}\ny\n", "q": "in\nline\n"]
-        // As in swift-mustache, a list's later items start where the previous one's line
-        // ended, unindented: the indentation goes before each line of the partial's own text.
+        // A list's later items start where the previous one's line ended, unindented: the
+        // indentation goes before each line of the partial's own text.
         #expect(try render("a\n  {{>p}}\nb\n", value, partials: partials) == "a\n  x\n  <1>\n<2>\n  y\nb\n")
         #expect(try render("a {{>q}}b\n", value, partials: partials) == "a in\nline\nb\n")
         #expect(try render("{{>missing}}ok", value, partials: partials) == "ok")
@@ -116,21 +116,79 @@ struct MustacheEngineTests {
             == "<title>Page</title>\n<main>\nmiddle\n</main>\nFoot\n")
     }
 
-    @Test("a tag that cannot be parsed fails with its line and column; transforms fail at load")
-    func parseErrors() throws {
-        func failure(_ text: String) -> String? {
-            guard case .failure(let error) = MustacheParser.parse(text) else { return nil }
-            let place = error.location(in: Array(text.utf8))
-            return "\(place.line):\(place.column): \(error.description) near \(place.text)"
+    /// The one line a template's load fails with, or nil when it parses.
+    func failure(_ text: String) -> String? {
+        do {
+            _ = try TemplateSource(name: "t", location: "t.mustache", text: text)
+            return nil
+        } catch {
+            return error.description
         }
-        #expect(failure("a\nb {{reversed(rows)}}") == "2:5: transforms (such as reversed(x)) are not supported near b {{reversed(rows)}}")
-        #expect(failure("ä {{name with spaces}}") == "1:10: a tag is not finished (missing }}) near ä {{name with spaces}}")
-        #expect(failure("{{#a}}x") == "1:8: a section is never closed near {{#a}}x")
-        #expect(failure("{{= <% =}}") != nil)
-        #expect(failure("{{<layout}}{{x}}{{/layout}}") != nil)
     }
 
-    @Test("a theme with a transform fails to load, naming file, line and column")
+    @Test("a tag the engine does not support or cannot read fails with its line and column (in Unicode scalars)")
+    func parseErrors() {
+        #expect(failure("a\nb {{reversed(rows)}}") == "t.mustache:2:3: {{reversed(rows)}} is a transform; templates support no transforms or lambdas")
+        #expect(failure("ä {{#reversed( rows )}}x{{/reversed}}") == "t.mustache:1:3: {{#reversed( rows )}} is a transform; templates support no transforms or lambdas")
+        #expect(failure("{{>*name}}") == "t.mustache:1:1: {{>*name}} is a dynamic partial name, which templates do not support; name the partial")
+        #expect(failure("ä {{name with spaces}}") == "t.mustache:1:3: {{name with spaces}} is not a tag: a name is letters, digits, '.', '-' and '_'")
+        #expect(failure("a\r\nb {{c\nd") == "t.mustache:2:3: {{c is never finished with }}")
+        #expect(failure("{{{c}}\n") == "t.mustache:1:1: {{{c is never finished with }}}")
+        #expect(failure("x{{") == "t.mustache:1:2: {{ is never finished with }}")
+        #expect(failure("{{! a comment\nthat never ends") == "t.mustache:1:1: {{! a comment is never finished with }}")
+        #expect(failure("<a href=\"{{url}\">{{title}}</a>") == "t.mustache:1:10: {{url is never finished with }}")
+        #expect(failure("{{= <% =}}") == "t.mustache:1:1: {{= <% =}} is not a set-delimiter tag: it names two delimiters, as {{=<% %>=}} does")
+        #expect(failure("{{%PRAGMA}}") == "t.mustache:1:1: {{%PRAGMA}} is not a configuration newsgen knows; it knows {{%CONTENT_TYPE:HTML}}")
+        #expect(failure("{{%CONTENT_TYPE:HTML}}") == nil)
+    }
+
+    @Test("sections, blocks and parents: never closed, closed by another name, or closing nothing, named where they are")
+    func sectionErrors() {
+        #expect(failure("{{#a}}x") == "t.mustache:1:1: {{#a}} is never closed; expected {{/a}} before the end of the file")
+        #expect(failure("é\n  {{#a}}\n{{#b}}\n{{/b}}") == "t.mustache:2:3: {{#a}} is never closed; expected {{/a}} before the end of the file")
+        #expect(failure("{{#a}}\n{{#b}}\n{{/a}}") == "t.mustache:3:1: {{/a}} closes {{#b}} opened at line 2; expected {{/b}}")
+        #expect(failure("{{^a}}{{/ b }}") == "t.mustache:1:7: {{/ b }} closes {{^a}} opened at line 1; expected {{/a}}")
+        #expect(failure("x\n{{/a}}") == "t.mustache:2:1: {{/a}} closes no section")
+        #expect(failure("{{$a}}\n{{/b}}") == "t.mustache:2:1: {{/b}} closes {{$a}} opened at line 1; expected {{/a}}")
+        #expect(failure("{{<layout}}\n{{$a}}x{{/a}}") == "t.mustache:1:1: {{<layout}} is never closed; expected {{/layout}} before the end of the file")
+        #expect(failure("{{<layout}}\n{{$a}}x{{/a}}\n{{#s}}{{/s}}\n{{/layout}}") == "t.mustache:3:1: {{#s}} is inside {{<layout}}, which holds only blocks ({{$name}}…{{/name}})")
+        #expect(failure("{{<layout}}{{! a comment }}\ntext\n{{/layout}}") == nil)
+    }
+
+    @Test("after a set-delimiter tag, errors show the tags as written and the close tag to write")
+    func delimiterErrors() {
+        #expect(failure("{{=<% %>=}}\n<%#a%>\n<%/b%>") == "t.mustache:3:1: <%/b%> closes <%#a%> opened at line 2; expected <%/a%>")
+        #expect(failure("{{#a}}{{=| |=}}|x|") == "t.mustache:1:1: {{#a}} is never closed; expected |/a| before the end of the file")
+        #expect(failure("ü{{=<% %>=}} <%x") == "t.mustache:1:14: <%x is never finished with %>")
+    }
+
+    @Test("every node's span is where it was read: a text's own bytes, a tag as written")
+    func spans() throws {
+        var checked = 0
+        let texts = DefaultTheme.templates.values + MustacheSpecTests.all.flatMap { [$0.template] + $0.partials.values }
+        for text in texts {
+            let source = try TemplateSource(name: "t", location: "t", text: text)
+            source.nodes.walk { node in
+                checked += 1
+                let written = source.text(node.span)
+                if case .text(let bytes) = node.kind {
+                    #expect(Array(written.utf8) == bytes, "\(text.debugDescription)")
+                } else {
+                    #expect(!written.isEmpty, "\(text.debugDescription)")
+                }
+            }
+        }
+        #expect(checked > 1000)
+        let source = try TemplateSource(name: "t", location: "t", text: "a\n  {{#s}}\n  {{{x}}}{{=<% %>=}} <%>p%>\n<%/s%>")
+        var tags: [String] = []
+        source.nodes.walk { node in
+            if case .text = node.kind { return }
+            tags.append("\(source.position(of: node.span.lowerBound)) \(source.text(node.span))")
+        }
+        #expect(tags == ["(line: 2, column: 3) {{#s}}", "(line: 3, column: 3) {{{x}}}", "(line: 3, column: 22) <%>p%>"])
+    }
+
+    @Test("a theme with a transform fails to load, naming file, line and column as fields")
     func transformInTheme() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mustache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -144,8 +202,8 @@ struct MustacheEngineTests {
             Issue.record("loaded a theme with a transform")
         } catch {
             #expect(error.file == folder.appendingPathComponent("row.mustache").path)
-            #expect(error.message.hasPrefix("transforms (such as reversed(x)) are not supported near "))
-            #expect(error.position?.line == 5)
+            #expect(error.position?.line == 5 && error.position?.column == 49)
+            #expect(error.message == "{{uppercased(title)}} is a transform; templates support no transforms or lambdas")
         }
     }
 

@@ -4,10 +4,11 @@ import NewsgenXML
 @testable import NewsgenRender
 
 /// The official Mustache specification's core modules (comments, delimiters, interpolation,
-/// inverted sections, partials, sections) and its optional inheritance module (Fixtures/mustache-spec,
-/// MIT), run against newsgen's engine. (Dynamic names and lambdas are not supported: a template
-/// with a dynamic name fails to load, and data holds no code.) Each test's data is made a `TemplateValue` (a number with a fraction as the text the
-/// JSON writes, which is how the spec's templates print it).
+/// inverted sections, partials, sections) and its optional inheritance module
+/// (Fixtures/mustache-spec, MIT), run against newsgen's engine. The optional dynamic-names and
+/// lambdas modules are not supported: a dynamic name fails to load (`MustacheEngineTests`), and
+/// data holds no code. Each test's data is made a `TemplateValue` (a number with a fraction as
+/// the text the JSON writes, which is how the spec's templates print it).
 @Suite("Mustache specification")
 struct MustacheSpecTests {
     struct SpecTest: Sendable, CustomStringConvertible {
@@ -23,9 +24,9 @@ struct MustacheSpecTests {
 
     static let modules = ["comments", "delimiters", "interpolation", "inverted", "partials", "sections", "~inheritance"]
 
-    /// Where the engine keeps swift-mustache's rule for indenting what a partial or block renders
-    /// (the first line of each call's output indented only through the call around it), on which
-    /// the default theme's bytes depend, instead of the spec's.
+    /// Where the engine's rule for indenting what a partial or block renders (the first line of
+    /// each call's output indented only through the call around it), on which the default theme's
+    /// bytes depend (Fixtures/EngineParity), differs from the spec's.
     static let indentationRule: Set<String> = ["~inheritance: Intrinsic indentation", "~inheritance: Nested block reindentation"]
 
     static var folder: URL {
@@ -78,7 +79,7 @@ struct MustacheSpecTests {
         let bytes = try #require(library.render(test.data, template: "<main>"))
         let rendered = String(decoding: bytes, as: UTF8.self)
         if Self.indentationRule.contains(test.description) {
-            withKnownIssue("swift-mustache's indentation of a block's lines") { #expect(rendered == test.expected) }
+            withKnownIssue("the engine's indentation of a block's lines") { #expect(rendered == test.expected) }
         } else {
             #expect(rendered == test.expected, "template \(test.template.debugDescription)")
         }

@@ -1,18 +1,26 @@
-/// One piece of a compiled template: literal bytes, or a tag with its name already split.
-indirect enum MustacheNode: Sendable {
-    /// Literal text, at most one line (ending with its newline): a partial's indentation is
-    /// added before the first output of each line.
-    case text([UInt8])
-    case variable(MustacheName, escaped: Bool)
-    case section(MustacheName, [MustacheNode])
-    case inverted(MustacheName, [MustacheNode])
-    /// `{{>name}}`, or `{{<name}}` with the blocks it overrides. `indentation` is set when the
-    /// tag stands alone on its line.
-    case partial(String, indentation: [UInt8]?, overrides: [String: [MustacheNode]]?)
-    /// `{{$name}}default{{/name}}` where a template is rendered.
-    case block(String, default: [MustacheNode], indentation: [UInt8])
-    /// `{{$name}}…{{/name}}` directly inside a parent tag: the block it overrides.
-    case blockDefinition(String, [MustacheNode])
+/// One piece of a compiled template, and where in the template it was read.
+struct MustacheNode: Sendable {
+    indirect enum Kind: Sendable {
+        /// Literal text, at most one line (ending with its newline): a partial's indentation is
+        /// added before the first output of each line.
+        case text([UInt8])
+        case variable(MustacheName, escaped: Bool)
+        case section(MustacheName, [MustacheNode])
+        case inverted(MustacheName, [MustacheNode])
+        /// `{{>name}}`, or `{{<name}}` with the blocks it overrides. `indentation` is set when the
+        /// tag stands alone on its line.
+        case partial(String, indentation: [UInt8]?, overrides: [String: [MustacheNode]]?)
+        /// `{{$name}}default{{/name}}` where a template is rendered.
+        case block(String, default: [MustacheNode], indentation: [UInt8])
+        /// `{{$name}}…{{/name}}` directly inside a parent tag: the block it overrides.
+        case blockDefinition(String, [MustacheNode])
+    }
+
+    var kind: Kind
+    /// The template's UTF-8 bytes the node was read from: a text's own bytes (they are the text's
+    /// bytes), or a tag as written (a section's, block's or parent's opening tag). Offsets keep
+    /// every node small; `TemplateSource` turns one into a line and column for a message.
+    var span: Range<Int32>
 }
 
 /// A tag's name, split at its dots once when the template is parsed.
@@ -30,60 +38,43 @@ struct MustacheName: Sendable {
     }
 }
 
-/// Why a template cannot be parsed, and the byte offset where the parser was.
+/// Why a template cannot be parsed, and the tag where: as far as the parser read it, or up to
+/// its close delimiter when its line has one. `TemplateSource` makes it a sentence.
 struct MustacheParseError: Error {
     enum Kind {
-        case sectionCloseNameIncorrect
-        case unfinishedName
-        case expectedSectionEnd
-        case invalidSetDelimiter
-        case illegalTokenInsideInheritSection
-        case invalidConfigVariableSyntax
-        case unrecognisedConfigVariable
+        /// No `expected` close delimiter follows the tag anywhere.
+        case unfinished(expected: String)
+        /// A close delimiter follows, but not straight after the name.
+        case invalidName
+        /// `{{reversed(x)}}`: a transform (a lambda call).
         case transform
+        /// `{{>*name}}`.
         case dynamicName
+        case invalidSetDelimiter
+        /// A `{{%…}}` tag other than `{{%CONTENT_TYPE:HTML}}`.
+        case invalidConfiguration
+        /// A tag that is not a block, directly inside the parent tag at `parent`.
+        case notInParent(parent: Range<Int32>)
+        /// A section, block or parent open at the end of the file; `expected` closes it.
+        case neverClosed(expected: String)
+        case closesNothing
+        /// A close tag for another name than the section opened at `open`; `expected` closes that.
+        case closesAnother(open: Range<Int32>, expected: String)
+        /// Offsets are 32-bit: a template has fewer than 2^31 bytes.
+        case tooLarge
     }
 
     var kind: Kind
-    var offset: Int
-
-    var description: String {
-        switch kind {
-        case .sectionCloseNameIncorrect: "a section is closed with a different name than it was opened with"
-        case .unfinishedName: "a tag is not finished (missing }})"
-        case .expectedSectionEnd: "a section is never closed"
-        case .invalidSetDelimiter: "a set-delimiter tag is malformed"
-        case .illegalTokenInsideInheritSection: "an inheritance section holds a tag it may not"
-        case .invalidConfigVariableSyntax: "a configuration tag is malformed"
-        case .unrecognisedConfigVariable: "a configuration tag is not recognised"
-        case .transform: "transforms (such as reversed(x)) are not supported"
-        case .dynamicName: "dynamic partial names ({{>*name}}) are not supported"
-        }
-    }
-
-    /// Line and column (from 1, in Unicode scalars) of the offset, and that line's text.
-    func location(in bytes: [UInt8]) -> (line: Int, column: Int, text: String) {
-        let offset = min(max(0, offset), bytes.count)
-        var line = 1
-        var lineStart = 0
-        for index in 0..<offset where bytes[index] == UInt8(ascii: "\n") {
-            line += 1
-            lineStart = index + 1
-        }
-        // Continuation bytes are not scalars of their own.
-        let column = bytes[lineStart..<offset].reduce(1) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
-        let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-        return (line, column, String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self))
-    }
+    var span: Range<Int32>
 }
 
-/// Parses a template into nodes, with swift-mustache's rules for whitespace (the engine newsgen
-/// used before, so that themes render to the same bytes): a section, inverted section, comment,
-/// partial, parent, block or set-delimiter tag alone on its line takes the line with it, and a
-/// partial alone on its line is indented as the tag was.
+/// Parses a template into nodes. A section, inverted section, comment, partial, parent, block or
+/// set-delimiter tag alone on its line takes the line with it, and a partial alone on its line
+/// is indented as the tag was.
 struct MustacheParser {
     private struct State {
-        var sectionName: String?
+        /// The section, block or parent being read: its name and opening tag.
+        var section: (name: String, tag: Range<Int>)?
         var newLine = true
         var isPartialDefinition = false
         var isPartialDefinitionTopLevel = false
@@ -91,42 +82,48 @@ struct MustacheParser {
         var open: [UInt8] = Array("{{".utf8)
         var close: [UInt8] = Array("}}".utf8)
 
-        func section(_ name: String, newLine: Bool) -> State {
+        func section(_ name: String, tag: Range<Int>, newLine: Bool) -> State {
             var state = self
-            state.sectionName = name
+            state.section = (name, tag)
             state.isPartialDefinitionTopLevel = false
             if !newLine { state.newLine = false }
             return state
         }
 
-        func inheritancePartial(_ name: String) -> State {
+        func inheritancePartial(_ name: String, tag: Range<Int>) -> State {
             var state = self
-            state.sectionName = name
+            state.section = (name, tag)
             state.newLine = true
             state.isPartialDefinition = true
             state.isPartialDefinitionTopLevel = true
             return state
         }
+
+        /// The tag that closes the open section, in the current delimiters.
+        var closeTag: String {
+            String(decoding: open + Array("/\(section?.name ?? "")".utf8) + close, as: UTF8.self)
+        }
     }
 
     private let bytes: [UInt8]
     private var index = 0
+    /// Where the tag being read starts (its open delimiter).
+    private var tagStart = 0
 
-    private init(_ text: String) {
-        bytes = Array(text.utf8)
+    private init(_ bytes: [UInt8]) {
+        self.bytes = bytes
     }
 
-    /// The template's nodes, or where and why it cannot be parsed (`MustacheParseError.location`).
-    static func parse(_ text: String) -> Result<[MustacheNode], MustacheParseError> {
-        var parser = MustacheParser(text)
+    /// The nodes of a template's UTF-8 bytes, or where and why they cannot be parsed.
+    static func parse(_ bytes: [UInt8]) -> Result<[MustacheNode], MustacheParseError> {
+        guard bytes.count < Int(Int32.max) else { return .failure(MustacheParseError(kind: .tooLarge, span: 0..<0)) }
+        var parser = MustacheParser(bytes)
         do {
             return .success(try parser.parse(State()))
         } catch {
             return .failure(error)
         }
     }
-
-    static func bytes(of text: String) -> [UInt8] { Array(text.utf8) }
 
     // MARK: - Reading
 
@@ -160,23 +157,39 @@ struct MustacheParser {
 
     private mutating func skipWhitespace() { _ = read(while: Self.isWhitespace) }
 
-    private func fail(_ kind: MustacheParseError.Kind) -> MustacheParseError {
-        MustacheParseError(kind: kind, offset: index)
+    private static func span(_ range: Range<Int>) -> Range<Int32> {
+        Int32(truncatingIfNeeded: range.lowerBound)..<Int32(truncatingIfNeeded: range.upperBound)
     }
 
-    /// Text up to the next opening delimiter (which is read too) or newline (which is not).
-    private mutating func readText(_ state: State) -> [UInt8] {
-        let start = index
+    private func text(_ range: Range<Int>) -> MustacheNode {
+        MustacheNode(kind: .text(Array(bytes[range])), span: Self.span(range))
+    }
+
+    /// The error `kind` for the tag being read, shown through the next `close` on its line.
+    private func fail(_ kind: MustacheParseError.Kind, close: [UInt8]) -> MustacheParseError {
+        var end = index
+        while end < bytes.count, newline(at: end) == 0, !matches(close, at: end) { end += 1 }
+        return fail(kind, to: matches(close, at: end) ? end + close.count : end)
+    }
+
+    /// The error `kind` for the tag being read, shown up to `end` but not past its first line.
+    private func fail(_ kind: MustacheParseError.Kind, to end: Int) -> MustacheParseError {
+        let end = bytes[tagStart..<end].firstIndex { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") } ?? end
+        return MustacheParseError(kind: kind, span: Self.span(tagStart..<end))
+    }
+
+    /// Text up to the next opening delimiter or newline. True when it stopped at an opening
+    /// delimiter, which is read too.
+    private mutating func readText(_ state: State) -> Bool {
         while index < bytes.count {
-            if newline(at: index) > 0 { return Array(bytes[start..<index]) }
+            if newline(at: index) > 0 { return false }
             if matches(state.open, at: index) {
-                let text = Array(bytes[start..<index])
                 index += state.open.count
-                return text
+                return true
             }
             index += 1
         }
-        return Array(bytes[start..<index])
+        return false
     }
 
     /// Only blanks are left on the line: they and the newline are read. At the end, true.
@@ -194,31 +207,33 @@ struct MustacheParser {
         state.newLine && lineFinished()
     }
 
-    private mutating func readClose(_ state: State) throws(MustacheParseError) {
-        guard matches(state.close, at: index) else { throw fail(.unfinishedName) }
-        index += state.close.count
+    /// Reads `close`. Where it is missing, the tag holds what a name may not when `close` comes
+    /// before the next tag opens; otherwise the tag is not finished, and is shown as far as it goes.
+    private mutating func readClose(_ close: [UInt8], _ state: State) throws(MustacheParseError) {
+        guard matches(close, at: index) else {
+            let next = (index..<bytes.count).first { matches(close, at: $0) || matches(state.open, at: $0) }
+            if let next, matches(close, at: next) { throw fail(.invalidName, close: close) }
+            throw fail(.unfinished(expected: String(decoding: close, as: UTF8.self)), to: index)
+        }
+        index += close.count
     }
 
-    private mutating func name(_ state: State) throws(MustacheParseError) -> String {
+    /// A tag's name and its close delimiter (`close`, the state's unless given).
+    private mutating func name(_ state: State, close: [UInt8]? = nil, partial: Bool = false) throws(MustacheParseError) -> String {
+        let close = close ?? state.close
+        let allowed = partial ? Self.partialNameBytes : Self.nameBytes
         skipWhitespace()
-        let start = index
-        let text = read { Self.nameBytes.contains($0) }
+        let text = read { allowed.contains($0) }
+        if text.contains(UInt8(ascii: "(")) || text.contains(UInt8(ascii: ")")) { throw fail(.transform, close: close) }
         skipWhitespace()
-        try readClose(state)
-        if text.contains(UInt8(ascii: "(")) || text.contains(UInt8(ascii: ")")) {
-            throw MustacheParseError(kind: .transform, offset: start)
-        }
+        try readClose(close, state)
         return String(decoding: text, as: UTF8.self)
     }
 
     private mutating func partialName(_ state: State) throws(MustacheParseError) -> String {
-        skipWhitespace()
-        let start = index
-        let text = read { Self.partialNameBytes.contains($0) }
-        skipWhitespace()
-        try readClose(state)
-        if text.first == UInt8(ascii: "*") { throw MustacheParseError(kind: .dynamicName, offset: start) }
-        return String(decoding: text, as: UTF8.self)
+        let name = try name(state, partial: true)
+        if name.hasPrefix("*") { throw MustacheParseError(kind: .dynamicName, span: Self.span(tagStart..<index)) }
+        return name
     }
 
     // MARK: - Parsing
@@ -226,61 +241,70 @@ struct MustacheParser {
     private mutating func parse(_ initial: State) throws(MustacheParseError) -> [MustacheNode] {
         var nodes: [MustacheNode] = []
         var state = initial
-        var whitespaceBefore: [UInt8] = []
+        // The blanks that start the line, not yet written: they go before the text that follows
+        // them, or before a tag that is not alone on its line.
+        var whitespace = 0..<0
         func flushWhitespace() {
-            if !whitespaceBefore.isEmpty {
-                nodes.append(.text(whitespaceBefore))
-                whitespaceBefore = []
-            }
+            if !whitespace.isEmpty { nodes.append(text(whitespace)) }
+            whitespace = 0..<0
         }
         while !atEnd {
             if state.newLine {
-                let whitespace = read(while: Self.isBlank)
+                let lineStart = index
+                let blanks = read(while: Self.isBlank).count
                 if state.isPartialDefinition, !state.isPartialDefinitionTopLevel {
                     // Inside a parent's block, the first line's indentation is taken off every line.
-                    if let indent = state.partialDefinitionIndent {
-                        whitespaceBefore = Array(whitespace.dropFirst(indent))
-                    } else {
-                        state.partialDefinitionIndent = whitespace.count
-                    }
+                    let indent = state.partialDefinitionIndent ?? blanks
+                    state.partialDefinitionIndent = indent
+                    whitespace = min(lineStart + indent, index)..<index
                 } else {
-                    whitespaceBefore = Array(whitespace)
+                    whitespace = lineStart..<index
                 }
             }
-            let text = readText(state)
-            let length = newline(at: index)
+            let textStart = index
+            let opened = readText(state)
+            let textEnd = opened ? index - state.open.count : index
+            assert(whitespace.isEmpty || whitespace.upperBound == textStart, "a text node is one run of the template's bytes")
+            let start = whitespace.isEmpty ? textStart : whitespace.lowerBound
+            let length = opened ? 0 : newline(at: index)
             if length > 0 {
-                nodes.append(.text(whitespaceBefore + text + bytes[index..<index + length]))
-                state.newLine = true
                 index += length
+                nodes.append(text(start..<index))
+                whitespace = 0..<0
+                state.newLine = true
                 continue
             }
-            if !text.isEmpty {
-                nodes.append(.text(whitespaceBefore + text))
-                whitespaceBefore = []
+            if textEnd > textStart {
+                nodes.append(text(start..<textEnd))
+                whitespace = 0..<0
                 state.newLine = false
             }
-            if atEnd { break }
+            guard opened else { break }
+            tagStart = textEnd
+            if atEnd { throw fail(.unfinished(expected: String(decoding: state.close, as: UTF8.self)), to: index) }
             var setNewLine = false
             switch current {
             case UInt8(ascii: "#"), UInt8(ascii: "^"):
                 let inverted = current == UInt8(ascii: "^")
                 index += 1
                 let name = try name(state)
+                let tag = tagStart..<index
                 if standalone(state) {
                     setNewLine = true
                 } else {
                     flushWhitespace()
                 }
-                let body = try parse(state.section(name, newLine: setNewLine))
-                nodes.append(inverted ? .inverted(MustacheName(name), body) : .section(MustacheName(name), body))
+                let body = try parse(state.section(name, tag: tag, newLine: setNewLine))
+                let kind: MustacheNode.Kind = inverted ? .inverted(MustacheName(name), body) : .section(MustacheName(name), body)
+                nodes.append(MustacheNode(kind: kind, span: Self.span(tag)))
 
             case UInt8(ascii: "/"):
                 index += 1
-                let start = index
                 let name = try name(state)
-                guard name == state.sectionName else {
-                    throw MustacheParseError(kind: .sectionCloseNameIncorrect, offset: start)
+                let tag = Self.span(tagStart..<index)
+                guard let open = state.section else { throw MustacheParseError(kind: .closesNothing, span: tag) }
+                guard name == open.name else {
+                    throw MustacheParseError(kind: .closesAnother(open: Self.span(open.tag), expected: state.closeTag), span: tag)
                 }
                 if !standalone(state) { flushWhitespace() }
                 return nodes
@@ -288,113 +312,114 @@ struct MustacheParser {
             case UInt8(ascii: "!"):
                 index += 1
                 while !atEnd, !matches(state.close, at: index) { index += 1 }
-                try readClose(state)
+                try readClose(state.close, state)
                 setNewLine = standalone(state)
+                if !setNewLine { flushWhitespace() }
 
             case UInt8(ascii: "{"):
                 flushWhitespace()
                 index += 1
-                let name = try name(state)
-                guard current == UInt8(ascii: "}") else { throw fail(.unfinishedName) }
-                index += 1
-                nodes.append(.variable(MustacheName(name), escaped: false))
+                let name = try name(state, close: state.close + [UInt8(ascii: "}")])
+                nodes.append(MustacheNode(kind: .variable(MustacheName(name), escaped: false), span: Self.span(tagStart..<index)))
 
             case UInt8(ascii: "&"):
                 flushWhitespace()
                 index += 1
-                nodes.append(.variable(MustacheName(try name(state)), escaped: false))
+                let name = try name(state)
+                nodes.append(MustacheNode(kind: .variable(MustacheName(name), escaped: false), span: Self.span(tagStart..<index)))
 
             case UInt8(ascii: ">"):
                 index += 1
-                skipWhitespace()
                 let name = try partialName(state)
-                if !whitespaceBefore.isEmpty { nodes.append(.text(whitespaceBefore)) }
-                if standalone(state) {
-                    setNewLine = true
-                    nodes.append(.partial(name, indentation: whitespaceBefore, overrides: nil))
-                } else {
-                    nodes.append(.partial(name, indentation: nil, overrides: nil))
-                }
-                whitespaceBefore = []
+                let tag = Self.span(tagStart..<index)
+                if !whitespace.isEmpty { nodes.append(text(whitespace)) }
+                let indentation = standalone(state) ? Array(bytes[whitespace]) : nil
+                setNewLine = indentation != nil
+                nodes.append(MustacheNode(kind: .partial(name, indentation: indentation, overrides: nil), span: tag))
+                whitespace = 0..<0
 
             case UInt8(ascii: "<"):
                 index += 1
-                skipWhitespace()
                 let name = try partialName(state)
-                if !whitespaceBefore.isEmpty { nodes.append(.text(whitespaceBefore)) }
+                let tag = tagStart..<index
+                if !whitespace.isEmpty { nodes.append(text(whitespace)) }
                 if standalone(state) { setNewLine = true }
-                let body = try parse(state.inheritancePartial(name))
+                let body = try parse(state.inheritancePartial(name, tag: tag))
                 var overrides: [String: [MustacheNode]] = [:]
                 for node in body {
-                    switch node {
+                    switch node.kind {
                     case .blockDefinition(let block, let nodes): overrides[block] = nodes
                     case .text: break
-                    default: throw fail(.illegalTokenInsideInheritSection)
+                    default: throw MustacheParseError(kind: .notInParent(parent: Self.span(tag)), span: node.span)
                     }
                 }
-                nodes.append(.partial(name, indentation: whitespaceBefore, overrides: overrides))
-                whitespaceBefore = []
+                nodes.append(MustacheNode(kind: .partial(name, indentation: Array(bytes[whitespace]), overrides: overrides), span: Self.span(tag)))
+                whitespace = 0..<0
 
             case UInt8(ascii: "$"):
                 index += 1
                 let name = try name(state)
+                let tag = tagStart..<index
                 if state.isPartialDefinitionTopLevel {
                     if standalone(state) { setNewLine = true }
-                    nodes.append(.blockDefinition(name, try parse(state.section(name, newLine: setNewLine))))
+                    let body = try parse(state.section(name, tag: tag, newLine: setNewLine))
+                    nodes.append(MustacheNode(kind: .blockDefinition(name, body), span: Self.span(tag)))
                 } else {
-                    if !whitespaceBefore.isEmpty { nodes.append(.text(whitespaceBefore)) }
+                    if !whitespace.isEmpty { nodes.append(text(whitespace)) }
+                    let indentation = Array(bytes[whitespace])
                     if standalone(state) { setNewLine = true }
-                    let body = try parse(state.section(name, newLine: setNewLine))
-                    nodes.append(.block(name, default: body, indentation: whitespaceBefore))
-                    whitespaceBefore = []
+                    let body = try parse(state.section(name, tag: tag, newLine: setNewLine))
+                    nodes.append(MustacheNode(kind: .block(name, default: body, indentation: indentation), span: Self.span(tag)))
                 }
+                whitespace = 0..<0
 
             case UInt8(ascii: "="):
                 index += 1
                 try setDelimiters(&state)
                 setNewLine = standalone(state)
+                if !setNewLine { flushWhitespace() }
 
             case UInt8(ascii: "%"):
-                // swift-mustache's CONTENT_TYPE; newsgen's pages are HTML.
+                // `{{%CONTENT_TYPE:HTML}}` is accepted and changes nothing: pages are HTML.
                 index += 1
                 skipWhitespace()
                 let variable = read { Self.configBytes.contains($0) }
                 skipWhitespace()
-                guard current == UInt8(ascii: ":") else { throw fail(.invalidConfigVariableSyntax) }
-                index += 1
+                let colon = current == UInt8(ascii: ":")
+                if colon { index += 1 }
                 skipWhitespace()
                 let value = read { Self.configBytes.contains($0) }
                 skipWhitespace()
-                guard matches(state.close, at: index), !variable.isEmpty, !value.isEmpty else { throw fail(.invalidConfigVariableSyntax) }
-                index += state.close.count
-                guard variable.elementsEqual("CONTENT_TYPE".utf8), value.elementsEqual("HTML".utf8) else {
-                    throw fail(.unrecognisedConfigVariable)
+                guard colon, matches(state.close, at: index), variable.elementsEqual("CONTENT_TYPE".utf8), value.elementsEqual("HTML".utf8) else {
+                    throw fail(.invalidConfiguration, close: state.close)
                 }
+                index += state.close.count
                 setNewLine = standalone(state)
+                if !setNewLine { flushWhitespace() }
 
             default:
                 flushWhitespace()
-                nodes.append(.variable(MustacheName(try name(state)), escaped: true))
+                let name = try name(state)
+                nodes.append(MustacheNode(kind: .variable(MustacheName(name), escaped: true), span: Self.span(tagStart..<index)))
             }
             state.newLine = setNewLine
         }
-        guard state.sectionName == nil else { throw fail(.expectedSectionEnd) }
+        if let open = state.section {
+            throw MustacheParseError(kind: .neverClosed(expected: state.closeTag), span: Self.span(open.tag))
+        }
         return nodes
     }
 
     private mutating func setDelimiters(_ state: inout State) throws(MustacheParseError) {
         skipWhitespace()
         let open = read { !Self.isWhitespace($0) }
-        guard !atEnd else { throw fail(.invalidSetDelimiter) }
         skipWhitespace()
         let close = read { !Self.isWhitespace($0) && $0 != UInt8(ascii: "=") }
-        guard !atEnd else { throw fail(.invalidSetDelimiter) }
         skipWhitespace()
-        guard current == UInt8(ascii: "=") else { throw fail(.invalidSetDelimiter) }
-        index += 1
-        guard matches(state.close, at: index) else { throw fail(.invalidSetDelimiter) }
-        index += state.close.count
-        guard !open.isEmpty, !close.isEmpty else { throw fail(.invalidSetDelimiter) }
+        guard !open.isEmpty, !close.isEmpty, current == UInt8(ascii: "="), matches(state.close, at: index + 1) else {
+            throw fail(.invalidSetDelimiter, close: state.close)
+        }
+        index += 1 + state.close.count
         state.open = Array(open)
         state.close = Array(close)
         state.isPartialDefinitionTopLevel = false

@@ -7,11 +7,14 @@ import Foundation
 struct MustacheLibrary: Sendable {
     private(set) var templates: [String: [MustacheNode]] = [:]
 
-    init() {}
+    /// The templates' nodes by name (`row`, `cards/wide`): what partials and parents call them.
+    init(templates: [String: [MustacheNode]] = [:]) {
+        self.templates = templates
+    }
 
-    /// Adds a template under `name` (`row`, `cards/wide`): what partials and parents call it.
+    /// Adds a template under `name`.
     mutating func register(_ text: String, named name: String) throws(MustacheParseError) {
-        templates[name] = try MustacheParser.parse(text).get()
+        templates[name] = try MustacheParser.parse(Array(text.utf8)).get()
     }
 
     func has(_ name: String) -> Bool { templates[name] != nil }
@@ -37,18 +40,19 @@ private struct MustacheRenderer: ~Copyable {
     /// Renders `nodes`; `stack` is the context (the page, then each section's value), restored on return.
     ///
     /// A partial's indentation goes before the output of a node when what this call rendered
-    /// so far ends a line: swift-mustache's rule, which indents the first line of each call's
-    /// output only through the call around it (so a list's later items in an indented partial
-    /// start where the previous item's line ended, unindented, as they always did).
+    /// so far ends a line; the first line of a call's output is indented by the call around it.
+    /// So a list's later items in an indented partial start where the previous item's line
+    /// ended, unindented: the default theme's bytes depend on it (Fixtures/EngineParity).
     mutating func render(_ nodes: [MustacheNode], stack: inout [TemplateValue], indentation: [UInt8], inherited: [String: [MustacheNode]]?) {
         let start = output.count
-        for node in nodes {
+        // Each node is read in place (`nodes[index]`): a copy would retain and release it.
+        for index in nodes.indices {
             let nodeStart = output.count
             let indents = !indentation.isEmpty && endsLine(since: start)
             defer {
                 if indents, output.count > nodeStart { output.insert(indentation, at: nodeStart) }
             }
-            switch node {
+            switch nodes[index].kind {
             case .text(let bytes):
                 output.append(bytes)
             case .variable(let name, let escaped):
@@ -108,8 +112,8 @@ private struct MustacheRenderer: ~Copyable {
         stack.removeLast()
     }
 
-    /// The output since `start` ends with "\n" (and not "\r\n": one character to swift-mustache,
-    /// which is not "\n").
+    /// The output since `start` ends with a "\n" that is not the end of a "\r\n": a line ended
+    /// by "\r\n" takes no indentation.
     private func endsLine(since start: Int) -> Bool {
         let count = output.count
         guard count > start, output[count - 1] == UInt8(ascii: "\n") else { return false }
@@ -133,7 +137,7 @@ private struct MustacheRenderer: ~Copyable {
         }
     }
 
-    /// HTML-escapes UTF-8 bytes: `&`, `<`, `>`, `"` and `'`, as swift-mustache did. Every other
+    /// HTML-escapes UTF-8 bytes: `&`, `<`, `>`, `"` and `'`. Every other
     /// byte, multi-byte sequences included, is copied as it is (the five are ASCII, and no byte
     /// of a multi-byte sequence is ASCII).
     static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout OutputBuffer) {

@@ -3,10 +3,9 @@ import Foundation
 /// The bytes a render writes, in one block of memory that becomes the file's `Data` without a
 /// copy.
 ///
-/// An archive day of a large site renders to tens of megabytes. Held as an array, then a
-/// String, then Data, such a page was in memory three times over at the peak of a
-/// 100,000-story build. This block grows with realloc(3), which moves a large block by remapping
-/// its pages rather than copying them, and `data()` hands it to `Data` to free.
+/// An archive day of a large site renders to tens of megabytes, which this keeps in memory
+/// once: the block grows with realloc(3), which moves a large block by remapping its pages
+/// rather than copying them, and `data()` hands it to `Data` to free.
 struct OutputBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private(set) var count = 0

@@ -1,7 +1,7 @@
 /// A value a template is given: what `TemplateValues` makes of a page model, once per page.
 ///
 /// Typed, so that a lookup while rendering is a switch and a comparison of names, never a
-/// dynamic cast of `Any` (which was most of rendering with swift-mustache).
+/// dynamic cast of `Any`.
 enum TemplateValue: Sendable {
     case string(String)
     case bool(Bool)
