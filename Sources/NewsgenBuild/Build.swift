@@ -134,7 +134,7 @@ public struct Build: Sendable {
             publisher.discard(staged.folder)
             throw error
         }
-        let keptPrevious = if let setAside { await publisher.keepForNextBuild(setAside) } else { false }
+        let keptPrevious = setAside.map(publisher.keepForNextBuild) ?? false
         published.recordPublished(rendered.site, staged: staged, input: input, keptPrevious: keptPrevious, logger: logger)
         return BuildReport(sources: sources, output: config.output, filesWritten: staged.summary.written,
                            filesUnchanged: staged.summary.unchanged, filesCarried: staged.carried, timings: clock.timings,
@@ -160,7 +160,7 @@ public struct Build: Sendable {
     /// Stops `writer` and removes its staging folder, or keeps it as the previous site for the next build.
     private func abandon(_ writer: StagingWriter, _ publisher: Publisher, keeping: Bool) async {
         _ = try? await writer.finish()
-        if keeping { await publisher.keepForNextBuild(writer.staging) } else { publisher.discard(writer.staging) }
+        if keeping { publisher.keepForNextBuild(writer.staging) } else { publisher.discard(writer.staging) }
     }
 
     /// The report of a build that found the output already holds the site it would publish.

@@ -145,12 +145,12 @@ package struct Publisher: Sendable {
     /// the previous site the next build starts from; one that cannot be kept is removed.
     /// Returns whether it was kept.
     @discardableResult
-    package func keepForNextBuild(_ folder: URL) async -> Bool {
+    package func keepForNextBuild(_ folder: URL) -> Bool {
         if FileManager.default.fileExists(atPath: previousSite.path) {
-            await removeTree(previousSite, what: "an earlier site")
+            remove(previousSite, what: "an earlier site")
         }
         if rename(folder.path, previousSite.path) != 0 {
-            await removeTree(folder, what: "the previous site")
+            remove(folder, what: "the previous site")
             return false
         }
         return true
@@ -534,31 +534,6 @@ package struct Publisher: Sendable {
             entries.append((name, kind, UInt64(entry.pointee.d_ino)))
         }
         return entries
-    }
-
-    /// Removes a folder tree with unlink(2) and rmdir(2), the folders of one depth at a time on
-    /// every core. Whatever that leaves (a file it may not remove) is left to FileManager, whose
-    /// error is the warning.
-    private func removeTree(_ folder: URL, what: String) async {
-        var levels: [[String]] = []
-        var level = [folder.path]
-        while !level.isEmpty {
-            levels.append(level)
-            let below = await Parallel.map(level) { path -> [String] in
-                guard let entries = Self.entries(of: path) else { return [] }
-                var folders: [String] = []
-                for (name, kind, _) in entries {
-                    let child = path + "/" + name
-                    if kind == .folder { folders.append(child) } else { _ = unlink(child) }
-                }
-                return folders
-            }
-            level = below.flatMap { $0 }
-        }
-        for level in levels.reversed() {
-            _ = await Parallel.map(level) { path in rmdir(path) }
-        }
-        remove(folder, what: what)
     }
 
     /// Removes a staging folder that will not be published.
