@@ -268,8 +268,7 @@ extension Array where Element == Article {
 
     /// Each story's URL normalized (`nil` for none), in order: what deduplication compares.
     package func normalizedURLs() -> [String?] {
-        var normalized = URLNormalizer.Memo()
-        return map { $0.url.flatMap { normalized.normalize($0) } }
+        map { $0.url.flatMap(URLNormalizer.normalize) }
     }
 
     /// Drops later articles that are a story seen before: one with its id (the key it is stored

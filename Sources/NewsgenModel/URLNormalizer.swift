@@ -84,22 +84,6 @@ package enum URLNormalizer {
         return result
     }
 
-    /// `normalize`, remembering each URL's result.
-    package struct Memo {
-        private var results: [String: String?] = [:]
-
-        package init() {}
-
-        package mutating func normalize(_ string: String) -> String? {
-            // Most URLs are their own normalized form: telling so costs less than looking them up.
-            if URLNormalizer.isNormalized(string) { return string }
-            if let known = results[string] { return known }
-            let result = URLNormalizer.normalize(string)
-            results[string] = result
-            return result
-        }
-    }
-
     /// Resolves a link found in a feed against the feed's base, keeping only http(s) results.
     /// Anything else (`javascript:`, `data:`, `file:`, garbage) is dropped.
     public static func absoluteHTTP(_ string: String?, base: URL?) -> String? {
