@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A display of how far a build is (the one updating line `newsgen build` shows on a terminal).
 /// Called from the build's tasks as items finish, so it must be thread-safe and cheap: it may
@@ -12,7 +13,7 @@ package protocol ProgressReporter: Sendable {
 /// Counts what a build has done in its current phase and passes each new count to a
 /// `ProgressReporter`. The stages call it once per finished item (a source fetched, a file
 /// rendered); a build without one (under cron, in tests) pays nothing.
-package final class BuildProgress: @unchecked Sendable {
+package final class BuildProgress: Sendable {
     /// The parts of a build worth a count, named as the line shows them.
     package enum Phase: String, Sendable {
         case fetching, rendering, writing, validating
@@ -57,8 +58,8 @@ package final class BuildProgress: @unchecked Sendable {
     }
 
     private let reporter: any ProgressReporter
-    private let lock = NSLock()
-    private var current: Snapshot?
+    /// The phase under way; the reporter is called while it is held, so it sees the counts in order.
+    private let current = Mutex<Snapshot?>(nil)
 
     package init(reporter: any ProgressReporter) {
         self.reporter = reporter
@@ -67,7 +68,7 @@ package final class BuildProgress: @unchecked Sendable {
     /// A phase starts with `total` items (0 when only the phase itself knows, see `advance`).
     package func begin(_ phase: Phase, total: Int) {
         let snapshot = Snapshot(phase: phase, done: 0, total: total)
-        lock.withLock {
+        current.withLock { current in
             current = snapshot
             reporter.update(snapshot)
         }
@@ -76,8 +77,7 @@ package final class BuildProgress: @unchecked Sendable {
     /// One more item of `phase` is done; `total` is the phase's count when the caller is the one
     /// that knows it (the renderer's list of files). An item of a phase that has ended is ignored.
     package func advance(_ phase: Phase, total: Int? = nil) {
-        // Under the lock, so that the reporter sees the counts in order.
-        lock.withLock {
+        current.withLock { current in
             guard var snapshot = current, snapshot.phase == phase else { return }
             snapshot.done += 1
             if let total { snapshot.total = total }
@@ -89,7 +89,7 @@ package final class BuildProgress: @unchecked Sendable {
 
     /// The build has ended: the display goes away.
     package func finish() {
-        lock.withLock {
+        current.withLock { current in
             current = nil
             reporter.finish()
         }

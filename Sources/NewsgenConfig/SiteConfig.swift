@@ -256,8 +256,7 @@ extension SiteConfig {
     }
 
     /// Whether `id` is a source id: a lowercase letter or digit, then at most 63 of those, `-`
-    /// and `_`. (Checked byte by byte: a regular expression, compiled for each of a hundred
-    /// sources, was most of the time a cron run took to read its site.json.)
+    /// and `_`.
     static func isSourceID(_ id: String) -> Bool {
         let bytes = id.utf8
         guard let first = bytes.first, isLowercaseOrDigit(first), bytes.count <= 64 else { return false }
@@ -303,7 +302,7 @@ extension SiteConfig {
     }
 
     /// `path` (`~` expanded) against `folder`. With `isDirectory` given, the file system is not
-    /// asked whether the path names a folder (once per source, a hundred path walks).
+    /// asked whether the path names a folder.
     static func resolve(_ path: String, against folder: URL, isDirectory: Bool? = nil) -> URL {
         let expanded = (path as NSString).expandingTildeInPath
         if let isDirectory {

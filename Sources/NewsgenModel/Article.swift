@@ -7,8 +7,7 @@ import Synchronization
 /// `content`, which is sanitized HTML; every URL is an absolute http(s) URL.
 ///
 /// A value, stored copy-on-write: a site puts each story in many lists (its source's, the
-/// archive, its day, its tags, the feeds), and a copy is one reference rather than a dozen
-/// (ten of them counted references), and a list of stories eight bytes a story.
+/// archive, its day, its tags, the feeds), and a copy is one reference.
 public struct Article: Sendable, Hashable, Codable {
     private var storage: Storage
 
@@ -78,7 +77,9 @@ public struct Article: Sendable, Hashable, Codable {
                           published: published, categories: categories, guid: guid, content: content, outlet: outlet)
     }
 
-    /// The fields. Changed only through `unique()`, so never while another article shares them.
+    /// The fields. Changed only through `unique()`, so never while another article shares them:
+    /// a storage reachable from more than one thread is only read, which makes it safe to send
+    /// (the digests, written after sharing, are behind their own `Mutex`).
     private final class Storage: @unchecked Sendable {
         var id: String
         var sourceID: String
@@ -133,10 +134,9 @@ public struct Article: Sendable, Hashable, Codable {
     }
 
     /// Digests of the fields (`ArticleDigests`), made by `make` the first time they are asked
-    /// for and kept with the fields until one of them changes: a story is fed whole into the
-    /// build's input fingerprint and into that of each feed list that holds it (its source's, a
-    /// section's, the headlines'), and into the fingerprint of each page that shows it, and was
-    /// hashed again for each. Two articles that share their storage share them; `make` must
+    /// for and kept with the fields until one of them changes: a story is fed into the build's
+    /// input fingerprint, into that of each feed list that holds it, and into the fingerprint of
+    /// each page that shows it. Two articles that share their storage share them; `make` must
     /// depend on the fields alone.
     package func digests(making make: (Article) -> ArticleDigests) -> ArticleDigests {
         if let known = storage.digests.withLock({ $0 }) { return known }
@@ -150,7 +150,7 @@ public struct Article: Sendable, Hashable, Codable {
 
     /// The article, with `digests` taken as the ones `digests(making:)` makes of its fields:
     /// made by the same function before, and kept beside them (the cache keeps each story's
-    /// with its row, so that a build does not digest ten thousand stories again).
+    /// with its row).
     package consuming func knowing(digests: ArticleDigests) -> Article {
         _ = unique()
         storage.digests.withLock { $0 = digests }
@@ -258,10 +258,8 @@ extension Array where Element == Article {
 
     /// The places of the stories in the order the archive lists them: newest first, articles
     /// without a date after dated ones, and among equals by id, so that a story's place does
-    /// not depend on whether a source lists it now or only the cache still holds it (which
-    /// moved it behind every listed story of its time, and changed the bytes of its day's page,
-    /// when it left its source's list). Copies with one id keep their order: the listed copy,
-    /// first, is the one deduplication keeps.
+    /// not depend on whether a source lists it now or only the cache still holds it. Copies
+    /// with one id keep their order: the listed copy, first, is the one deduplication keeps.
     package func archiveOrder() -> [Int] {
         indices.sorted { lhs, rhs in
             Article.isNewer(self[lhs], than: self[rhs]) ?? (self[lhs].id != self[rhs].id ? self[lhs].id < self[rhs].id : lhs < rhs)
@@ -270,8 +268,7 @@ extension Array where Element == Article {
 
     /// Each story's URL normalized (`nil` for none), in order: what deduplication compares.
     package func normalizedURLs() -> [String?] {
-        var normalized = URLNormalizer.Memo()
-        return map { $0.url.flatMap { normalized.normalize($0) } }
+        map { $0.url.flatMap(URLNormalizer.normalize) }
     }
 
     /// Drops later articles that are a story seen before: one with its id (the key it is stored
@@ -283,26 +280,17 @@ extension Array where Element == Article {
     }
 
     /// The same, with each story's normalized URL made beforehand (`urls[i]` of `self[i]`,
-    /// `nil` for none): a site deduplicates the same stories more than once, and its archive's
-    /// URLs are normalized on another core meanwhile.
+    /// `nil` for none).
     package func deduplicated(urls: [String?]) -> [Article] {
         placesKept(urls: urls).map { self[$0] }
     }
 
-    /// The places of the stories `deduplicated(urls:)` keeps, in order.
-    ///
-    /// The stories' keys are hashed first (on both cores for a site's ten thousand stories),
-    /// then looked up in order by their hashes, and compared in full only when a hash was seen
-    /// before: sets of the strings themselves made this pass, run twice on one core while the
-    /// other waited in every cron run, retain, hash and release each string as it went.
+    /// The places of the stories `deduplicated(urls:)` keeps, in order. The stories' keys are
+    /// hashed first, then looked up in order by their hashes, and compared in full only when a
+    /// hash was seen before.
     package func placesKept(urls: [String?]) -> [Int] {
-        let hashes = { @Sendable (place: Int) in KeyHashes(url: urls[place], self[place]) }
-        let all = count < Self.hashedInParts ? indices.map(hashes) : Parallel.inParts([Int](indices)) { $0.map(hashes) }
-        return placesKept(urls: urls, hashes: all)
+        placesKept(urls: urls, hashes: indices.map { KeyHashes(url: urls[$0], self[$0]) })
     }
-
-    /// From this many stories up, their keys are hashed on both cores.
-    private static var hashedInParts: Int { 2_000 }
 
     /// `placesKept(urls:)` with the keys' hashes given (`hashes[i]` of `self[i]`, `nil` where the
     /// story has no such key): the tests give every key one hash, so that each is compared in full.

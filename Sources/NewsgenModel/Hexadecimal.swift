@@ -1,5 +1,4 @@
-/// Lowercase hexadecimal digits written in place, without a String for each number: slugs name
-/// every story's page with a digest, and a manifest spells ten thousand fingerprints.
+/// Lowercase hexadecimal digits written in place, without a String for each number.
 package enum Hexadecimal {
     /// Writes `word`'s sixteen digits, most significant first, into `digits` from `place`.
     package static func write(_ word: UInt64, into digits: UnsafeMutableBufferPointer<UInt8>, at place: Int) {

@@ -1,45 +1,37 @@
 import Foundation
+import Synchronization
 
 /// The one bounded-parallel map: rendering, validation, publishing and fetching all go through it.
 package enum Parallel {
-    /// The cores this process may use (`ProcessInfo.activeProcessorCount`), read once: each
-    /// read looks at the control group's CPU quota files again, about 0.3 ms, and every map
-    /// and each build's start asked.
+    /// The cores this process may use.
     package static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     /// `transform` applied to every item, at most `maxConcurrent` at a time (every core by
     /// default), results in the items' order.
     ///
     /// Items are handed out one at a time, in order, to whichever of the `maxConcurrent` workers
-    /// is free, so a worker that drew cheap items takes more of them (contiguous chunks left one
-    /// core with all the heavy pages). Put the costliest items first for the shortest run.
-    ///
-    /// Items `isLarge` marks run one at a time: while one runs, the next waits and the items
-    /// after it are handed out; it goes first once the one running is done. (A site's largest
-    /// pages hold tens of megabytes each while they are made, checked and written: at 100,000
-    /// stories, two made at once raised the build's peak of memory by about 20 MiB.)
+    /// is free, so a worker that drew cheap items takes more of them: put the costliest items
+    /// first for the shortest run. Items `isLarge` marks (a site's largest pages, tens of
+    /// megabytes each while they are made) run one at a time: one that must wait lets the items
+    /// after it start, and starts first once the large one running is done.
     package static func map<T: Sendable, R: Sendable>(
         _ items: [T], maxConcurrent: Int = Parallel.cores,
         isLarge: (T) -> Bool = { _ in false },
         _ transform: @escaping @Sendable (T) async -> R
     ) async -> [R] {
-        let queue = WorkQueue(large: items.map(isLarge))
+        let queue = WorkQueue<R>(large: items.map(isLarge))
         let workers = max(1, min(maxConcurrent, items.count))
-        // Each result goes straight to its item's place: gathered per worker, then merged,
-        // sorted and mapped, a site's results (100,000 at 100,000 stories) were copied three
-        // times over at the end of rendering.
-        let results = Results<R>(count: items.count)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<workers {
                 group.addTask {
-                    while let index = queue.next() {
-                        results.put(await transform(items[index]), at: index)
-                        queue.done(index)
+                    var index = queue.next(after: nil)
+                    while let current = index {
+                        index = queue.next(after: (current, await transform(items[current])))
                     }
                 }
             }
         }
-        return results.array()
+        return queue.results()
     }
 
     /// `transform` applied to every item, at most `maxConcurrent` at a time and at most
@@ -88,9 +80,7 @@ package enum Parallel {
 }
 
 extension Parallel {
-    /// `first` and `second` at once, `second` on another core when one is free: for two parts
-    /// of a few milliseconds each that a build would otherwise do one after the other on one
-    /// core (recording what was published, writing its record).
+    /// `first` and `second` at once, `second` on another core when one is free.
     package static func both<A: Sendable, B: Sendable>(_ first: @Sendable () -> A, _ second: @Sendable () -> B) -> (A, B) {
         let a = Place<A>(), b = Place<B>()
         defer {
@@ -109,13 +99,9 @@ extension Parallel {
         return (a.pointer.move(), b.pointer.move())
     }
 
-    /// `body` applied to parts of `items` on every core at once, the results joined in order:
-    /// for one pass over ten thousand items that costs a few milliseconds on one core.
-    ///
-    /// Eight parts, each taken by whichever core is free (`concurrentPerform`): in two halves,
-    /// one on each core, the half whose core a background task of the build shared (comparing
-    /// the output with its record, examining the previous site) finished last, while the other
-    /// core waited.
+    /// `body` applied to parts of `items` on every core at once, the results joined in order.
+    /// The items are cut into eight parts, each taken by whichever core is free, so that a core
+    /// busy with other work holds back no more than a part.
     package static func inParts<T: Sendable, R: Sendable>(_ items: [T], _ body: @Sendable (ArraySlice<T>) -> [R]) -> [R] {
         let ranges = Self.ranges(of: items.count, parts: min(partsPerPass, max(1, items.count)))
         let places = ranges.map { _ in Place<[R]>() }
@@ -142,69 +128,53 @@ extension Parallel {
         return (0..<parts).map { part in count * part / parts..<count * (part + 1) / parts }
     }
 
-    /// Memory for one result, written by one thread and read after it is done.
+    /// Memory for one result of `both` or `inParts`. Safe to share: each place is written by
+    /// the one iteration of `concurrentPerform` that owns it, and read only after
+    /// `concurrentPerform` has returned.
     private struct Place<T>: @unchecked Sendable {
         let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
     }
 }
 
-/// A place for each of `count` results, each written once, by the worker that drew its index
-/// (`WorkQueue` gives each index to one worker), and read after every worker is done.
-private final class Results<R>: @unchecked Sendable {
-    private let places: UnsafeMutablePointer<R>
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        places = UnsafeMutablePointer<R>.allocate(capacity: max(count, 1))
+/// Hands out the indices of the items, each once, in order, to whichever worker asks next, and
+/// keeps each worker's result in its item's place; but no large index while another is being
+/// worked on: a large index passed over waits, and is handed out first once none is.
+private final class WorkQueue<R: Sendable>: Sendable {
+    private struct State {
+        let large: [Bool]
+        var nextIndex = 0
+        var waitingLarge: [Int] = []
+        var largeRunning = false
+        var results: [R?]
     }
 
-    func put(_ result: R, at index: Int) {
-        (places + index).initialize(to: result)
-    }
-
-    /// The results in order, moved out of their places (every place must have been written).
-    func array() -> [R] {
-        Array(unsafeUninitializedCapacity: count) { buffer, initialized in
-            if let base = buffer.baseAddress { base.moveInitialize(from: places, count: count) }
-            initialized = count
-        }
-    }
-
-    deinit {
-        places.deallocate()
-    }
-}
-
-/// Hands out the indices of the items, each once, in order, to whichever worker asks next; but
-/// no large index while another is being worked on (`done` not yet called for it): a large
-/// index passed over waits, and is handed out first once none is.
-private final class WorkQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private let large: [Bool]
-    private var nextIndex = 0
-    private var waitingLarge: [Int] = []
-    private var largeRunning = false
+    private let state: Mutex<State>
 
     init(large: [Bool]) {
-        self.large = large
+        state = Mutex(State(large: large, results: Array(repeating: nil, count: large.count)))
     }
 
-    func next() -> Int? {
-        lock.withLock {
-            if !largeRunning, !waitingLarge.isEmpty {
-                largeRunning = true
-                return waitingLarge.removeFirst()
+    /// Keeps the result of the item the caller finished, if any, and gives it the next index;
+    /// `nil` when there is nothing left for it.
+    func next(after finished: (index: Int, result: R)?) -> Int? {
+        state.withLock { state in
+            if let (index, result) = finished {
+                state.results[index] = result
+                if state.large[index] { state.largeRunning = false }
             }
-            while nextIndex < large.count {
-                let index = nextIndex
-                nextIndex += 1
-                guard large[index] else { return index }
-                guard !largeRunning else {
-                    waitingLarge.append(index)
+            if !state.largeRunning, !state.waitingLarge.isEmpty {
+                state.largeRunning = true
+                return state.waitingLarge.removeFirst()
+            }
+            while state.nextIndex < state.large.count {
+                let index = state.nextIndex
+                state.nextIndex += 1
+                guard state.large[index] else { return index }
+                guard !state.largeRunning else {
+                    state.waitingLarge.append(index)
                     continue
                 }
-                largeRunning = true
+                state.largeRunning = true
                 return index
             }
             // Nothing left but large indices waiting for the one being worked on: the worker
@@ -213,16 +183,18 @@ private final class WorkQueue: @unchecked Sendable {
         }
     }
 
-    /// Called by a worker once it is done with `index`.
-    func done(_ index: Int) {
-        guard large[index] else { return }
-        lock.withLock { largeRunning = false }
+    /// Every result, in the items' order, once every worker is done.
+    func results() -> [R] {
+        state.withLock { $0.results.compactMap { $0 } }
     }
 }
 
 /// A value made on a thread of its own, started at once; `value` waits for it. For work that
 /// runs beside the stages of a build and is needed only at some later point (a thread of its
 /// own, not a task: whoever waits for it may be holding one of the cores' threads).
+///
+/// `result` is read and written only under `condition`. To be removed with its last users
+/// (Build, StagingWriter, OpeningStore).
 package final class Background<Value: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var result: Value?

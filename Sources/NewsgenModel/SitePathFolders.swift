@@ -4,16 +4,13 @@
 package enum SitePathFolders {
     /// The folders that relative `paths` stand in, with their parents: "a/b/c.html" gives "a"
     /// and "a/b". Each path's folder, then its parents until one already known (whose parents
-    /// are too): splitting and joining every path's components was a tenth of checking a new
-    /// story's files.
-    /// With `includingRoot`, the site's own folder ("") is one of them.
+    /// are too). With `includingRoot`, the site's own folder ("") is one of them.
     package static func folders(holding paths: some Sequence<String>, includingRoot: Bool = false) -> Set<String> {
         var folders: Set<String> = includingRoot ? [""] : []
         // Most files of a site have a folder of their own (`articles/<slug>/index.html`).
         folders.reserveCapacity(paths.underestimatedCount + 1)
         for path in paths {
-            // The slashes are found in the path's bytes, from its end: through the string's
-            // indices, finding them was a third of this function's time.
+            // The slashes are found in the path's bytes, from its end.
             var path = path
             path.withUTF8 { bytes in
                 var end = bytes.count
@@ -28,8 +25,7 @@ package enum SitePathFolders {
 }
 
 /// A site's files and the folders they stand in (the site's own, "", among them), made once
-/// for the checks of its links, the pruning of its staging folder and its record: each of the
-/// three made both sets of ten thousand paths again.
+/// for the checks of its links, the pruning of its staging folder and its record.
 package struct SiteLayout: Sendable {
     /// Paths relative to the site's root, with "/" between components.
     package let files: Set<String>

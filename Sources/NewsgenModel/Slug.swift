@@ -5,8 +5,7 @@ package enum Slug {
     /// Lowercase ASCII letters and digits joined by single hyphens; at most `limit` characters,
     /// cut at a word boundary. Letters with diacritics lose them; anything else is a separator.
     package static func make(_ text: String, limit: Int = 60) -> String {
-        // ICU's transform is the costly part, and most titles have nothing for it to strip:
-        // those are made on their bytes (a build makes a slug of every story's title).
+        // An ASCII text has nothing for ICU's transform to strip: made on its bytes.
         if let slug = text.utf8.withContiguousStorageIfAvailable({ bytes in
             bytes.allSatisfy { $0 < 0x80 } ? makeASCII(bytes, limit: limit) : nil
         }), let slug {
@@ -71,8 +70,7 @@ package enum Slug {
     }
 
     /// A short, stable hexadecimal digest of a string (FNV-1a, 64 bits), to keep slugs unique:
-    /// sixteen lowercase digits, written into the string at once (a build makes one for every
-    /// story's page and every entry of its Atom feeds).
+    /// sixteen lowercase digits.
     package static func digest(_ text: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {

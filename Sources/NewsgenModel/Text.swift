@@ -3,8 +3,7 @@ import Foundation
 /// Small text utilities shared by the readers and writers.
 package enum Text {
     /// Collapses every run of white space (Unicode's White_Space, which includes non-breaking
-    /// spaces) to one space and trims the ends. Works on the UTF-8 bytes: it runs on every
-    /// title and summary of every feed, and decoding Characters cost a tenth of a cold parse.
+    /// spaces) to one space and trims the ends. Works on the UTF-8 bytes.
     package static func collapsingWhitespace(_ text: String) -> String {
         var text = text
         let collapsed: String? = text.withUTF8 { bytes in
@@ -120,11 +119,9 @@ package enum Text {
         text.utf8.contains(where: isASCIIWhitespace)
     }
 
-    /// Whether a byte is an ASCII letter, of either case.
     /// Whether `bytes` are well-formed UTF-8, as `String(validating:as:)` judges: no stray
     /// continuation byte, no sequence cut short, no overlong form, no surrogate, nothing past
-    /// U+10FFFF. Without making a string: a checker that only needs to know (search.json's
-    /// check, ten thousand summaries) spent more time making strings than reading them.
+    /// U+10FFFF. Without making a string.
     package static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var index = 0
         let count = bytes.count
@@ -157,9 +154,7 @@ package enum Text {
 
     /// Where the run of bytes from `start` that a JSON string holds as they are ends: at the
     /// first `"`, `\` or control character (below 0x20), or at the end; and whether the run is
-    /// all ASCII. Eight bytes are tested at once while none of them ends the run: the search
-    /// index and the JSON Feeds are mostly text, written (`JSONBytes`) and checked
-    /// (`JSONDocument`) a run at a time.
+    /// all ASCII. Eight bytes are tested at once while none of them ends the run.
     package static func plainJSONRun(in bytes: UnsafeRawBufferPointer, from start: Int) -> (end: Int, isASCII: Bool) {
         guard let base = bytes.baseAddress else { return (start, true) }
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
@@ -184,6 +179,7 @@ package enum Text {
         return (index, bits & highs == 0 && tail < 0x80)
     }
 
+    /// Whether a byte is an ASCII letter, of either case.
     package static func isASCIILetter(_ byte: UInt8) -> Bool {
         (byte | 0x20) &- UInt8(ascii: "a") < 26
     }
@@ -216,8 +212,7 @@ package enum Text {
 
 extension StringProtocol {
     /// The text without white space or line breaks at either end: what Foundation's
-    /// `trimmingCharacters(in: .whitespacesAndNewlines)` gives, without bridging to NSString
-    /// (which made trimming 8 % of a cold build: feeds and checks trim every title, link and date).
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` gives, without bridging to NSString.
     package var trimmedWhitespace: String {
         let scalars = unicodeScalars
         var start = scalars.startIndex

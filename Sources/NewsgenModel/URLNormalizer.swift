@@ -6,8 +6,7 @@ package import Foundation
 package enum URLNormalizer {
     /// The normalized form of an absolute http(s) URL, or `nil` if `string` is not one.
     public static func normalize(_ string: String) -> String? {
-        // Most stories' URLs are already in this form; parsing each with URLComponents was most
-        // of matching saved entries against 10,000 stories and of deduplicating them.
+        // Most stories' URLs are already in this form.
         if isNormalized(string) { return string }
         return normalizeByComponents(string)
     }
@@ -19,9 +18,7 @@ package enum URLNormalizer {
     /// Such a string is also what Foundation's URL would make of it, so readers and checks use
     /// this test to skip parsing most links.
     package static func isNormalized(_ string: String) -> Bool {
-        // On the string's own bytes when it has them in one piece (a native string always does):
-        // stepping through a Substring's UTF-8 view took about half a microsecond a URL, and the
-        // model asks for every story's.
+        // On the string's own bytes when it has them in one piece (a native string always does).
         string.utf8.withContiguousStorageIfAvailable(isNormalized) ?? Array(string.utf8).withUnsafeBufferPointer(isNormalized)
     }
 
@@ -85,22 +82,6 @@ package enum URLNormalizer {
             result.removeLast()
         }
         return result
-    }
-
-    /// `normalize`, remembering each URL's result.
-    package struct Memo {
-        private var results: [String: String?] = [:]
-
-        package init() {}
-
-        package mutating func normalize(_ string: String) -> String? {
-            // Most URLs are their own normalized form: telling so costs less than looking them up.
-            if URLNormalizer.isNormalized(string) { return string }
-            if let known = results[string] { return known }
-            let result = URLNormalizer.normalize(string)
-            results[string] = result
-            return result
-        }
     }
 
     /// Resolves a link found in a feed against the feed's base, keeping only http(s) results.

@@ -4,8 +4,7 @@ import NewsgenModel
 /// The archive's stories of one UTC day.
 ///
 /// The archive is cut by day, not into numbered pages, so that a story arriving changes its
-/// own day's page and the index, and leaves every other day's bytes alone (numbered pages
-/// newest-first shifted every page by one story).
+/// own day's page and the index, and leaves every other day's bytes alone.
 struct ArchiveDay: Sendable {
     /// "2026-11-21": the date part of the stories' RFC 3339 time, which is always UTC.
     var key: String

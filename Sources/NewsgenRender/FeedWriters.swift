@@ -147,8 +147,7 @@ enum AtomWriter {
 }
 
 /// JSON Feed 1.1, laid out as `JSONEncoder` lays it out with `.prettyPrinted`, `.sortedKeys`
-/// and `.withoutEscapingSlashes` (what earlier versions wrote, so no feed changes its bytes).
-/// Written straight into bytes: encoding through `JSONEncoder` was a twentieth of a cold build.
+/// and `.withoutEscapingSlashes`, written straight into bytes.
 enum JSONFeedWriter {
     static func write(_ list: FeedList, context: FeedContext) -> String {
         var json = PrettyJSON(capacity: 1024 + list.entries.count * 1024)
@@ -338,15 +337,12 @@ package enum SitemapWriter {
             + [File(path: SitePaths.sitemap, body: .index(parts: parts.count))]
     }
 
-    /// The file's bytes: a megabyte for ten thousand URLs, written straight into one block
-    /// of their size (`size(of:context:)`) that becomes the `Data` without a copy
-    /// (`OutputBuffer`), as `XMLWriter` would write them. Grown from empty in an array and
-    /// then copied into `Data`, a sitemap touched about three times its size in new memory: a
-    /// new-story build of 10,000 stories faulted in 4 MB for its 1.3 MB sitemap.
+    /// The file's bytes, as `XMLWriter` would write them, written straight into one block of
+    /// their size (`size(of:context:)`) that becomes the `Data` without a copy (`OutputBuffer`).
     static func bytes(_ file: File, context: FeedContext) -> Data {
         switch file.body {
         case .urls(let pages):
-            // The base once, not asked of the URL for each of ten thousand pages.
+            // The base once, not asked of the URL for each page.
             let base = base(of: context)
             var xml = OutputBuffer(capacity: size(of: pages, base: base))
             xml.append(urlsetStart)
@@ -381,9 +377,7 @@ package enum SitemapWriter {
 
     /// The bytes of the sitemap of `pages` on the site of `context`, when no page's path needs
     /// escaping (a site's paths are slugs): its buffer is made at that size once, and the build
-    /// tells its largest files by it. Made at 120 bytes a URL (gencorpus's pages take about 118),
-    /// a sitemap whose base URL or paths are longer grew to twice that, a copy of up to 6 MB a
-    /// file at 100,000 stories.
+    /// tells its largest files by it.
     static func size(of pages: [String], context: FeedContext) -> Int {
         size(of: pages, base: base(of: context))
     }

@@ -10,9 +10,8 @@ import Crypto
 /// everything its bytes depend on: newsgen's version, the theme, the template's name and the
 /// values the template is given.
 ///
-/// The 32 bytes are held in the value itself, not in a string: a build holds one for each file
-/// of the site, twice or three times over (100,000 at 100,000 stories), and compares them by
-/// the ten thousand. `hex` spells them out for the manifest's text.
+/// The 32 bytes are held in the value itself, not in a string; `hex` spells them out for the
+/// manifest's text.
 package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
     private var first: UInt64
     private var second: UInt64
@@ -81,7 +80,7 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `hex`'s bytes to `bytes` (the manifest writes ten thousand of them).
+    /// Appends `hex`'s bytes to `bytes`.
     package func appendHex(to bytes: inout [UInt8]) {
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: 64))
@@ -106,8 +105,7 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
     /// sequences of values can never produce the same stream of bytes.
     ///
     /// Small values are gathered in a buffer held in the hasher and handed to SHA-256 a buffer
-    /// at a time: a story's fields, fed one by one, each with its tag, were two calls each,
-    /// and the calls, not the hashing, were most of fingerprinting a site's pages.
+    /// at a time.
     package struct Hasher {
         private var sha = SHA256()
         private var pending = Pending()
@@ -217,8 +215,7 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
         }
 
         /// A converted template value. An object's names go in the order its model declares them
-        /// (the same every build), without its `.null` values: no array is made or sorted for
-        /// each of the tens of thousands of rows a site's list pages hold.
+        /// (the same every build), without its `.null` values.
         mutating func add(_ value: TemplateValue) {
             switch value {
             case .string(let string):
@@ -261,8 +258,8 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
             }
         }
 
-        /// The digest as 32 bytes, for a digest kept in memory by the thousand and fed into other
-        /// fingerprints (`add(digest:)`), rather than written out.
+        /// The digest as 32 bytes, for a digest kept in memory and fed into other fingerprints
+        /// (`add(digest:)`), rather than written out.
         func finishDigest() -> SHA256.Digest {
             finalized()
         }

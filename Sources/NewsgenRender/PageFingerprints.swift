@@ -1,16 +1,16 @@
 import Foundation
 import Crypto
+import Synchronization
 import NewsgenModel
 
 /// Fingerprints of pages read from what they are made of, without building their template values.
 ///
-/// Rendering a carried page is skipped, but its fingerprint must still be known, and building
-/// a page's values (through `Mirror`) only to digest them cost a cron run about 3 s on a
-/// 10,000-article site. A story is shown the same way on every page, but for the page's root
-/// and the row's place: its title, summary, author, link, image, time and outlet, its page, its
-/// source's id, name and section, whether it is saved, which of its tags have pages and which
-/// of its images are static files. Those are digested once per story (`feedStory`), and every
-/// row and article page showing the story feeds that digest.
+/// Rendering a carried page is skipped, but its fingerprint must still be known. A story is
+/// shown the same way on every page, but for the page's root and the row's place: its title,
+/// summary, author, link, image, time and outlet, its page, its source's id, name and section,
+/// whether it is saved, which of its tags have pages and which of its images are static files.
+/// Those are digested once per story (`feedStory`), and every row and article page showing the
+/// story feeds that digest.
 ///
 /// The rule that keeps this exact: every value `row` and `articlePage` (with `page`) read is
 /// fed here. A change there that reads another one must feed it here too, or a page showing
@@ -36,7 +36,7 @@ extension SiteModelBuilder {
         hasher.add(shown == article.content ? nil : shown)
     }
 
-    /// Digests every story with a page, on both cores, before any page is fingerprinted:
+    /// Digests every story with a page, on every core, before any page is fingerprinted:
     /// every one of them is needed (each has a page, and is a row of its day's page).
     func prepareStoryDigests() {
         let stories = articlesWithPages
@@ -98,59 +98,60 @@ extension SiteModelBuilder {
 }
 
 /// Each story's digest (`SiteModelBuilder.feedStory`). The stories with pages (every row of the
-/// archive's pages among them) are digested on both cores before any page is fingerprinted
-/// (`SiteModelBuilder.prepareStoryDigests`), and then only read, without a lock: digested by
-/// whichever page needed each first, under a lock for every row, the two cores spent more time
-/// waiting for each other than digesting (ten thousand stories, fifty thousand rows). Any
-/// other story (a saved copy that differs from the archived one) is digested when first asked
-/// for, under the lock.
+/// archive's pages among them) are digested before any page is fingerprinted (`prepare`), and
+/// then only read, without a lock. Any other story (a saved copy that differs from the archived
+/// one) is digested when first asked for, and kept under a lock.
 ///
 /// A digest is kept with the story it was made from and given only for that very story: two
 /// copies of a story with one id (a saved copy, an archived one) may differ.
-final class StoryDigests: @unchecked Sendable {
-    private typealias Known = [String: (story: Article, digest: SHA256.Digest)]
+final class StoryDigests: Sendable {
+    /// The digests of the stories with pages, set once by `prepare`.
+    private let prepared = AtomicLazyReference<Prepared>()
+    private let others = Mutex<[String: (story: Article, digest: SHA256.Digest)]>([:])
 
-    /// Set once, by `prepare`, before the pages that read it are fingerprinted; never changed
-    /// after. The stories and their digests in two arrays, found by id through a table of
-    /// places: a dictionary of the stories with their digests, sized (as dictionaries are) to
-    /// a power of two, took 14.7 MB at 100,000 stories, twice what it held.
-    private var stories: [Article] = []
-    private var digests: [SHA256.Digest] = []
-    private var places: [String: Int32] = [:]
-    /// The same places by the stories' storage (`Article.storageIdentity`): nearly every row
-    /// shows the very copy that has the page, found then without hashing its id (and without
-    /// the two cores taking turns at the id string's reference count).
-    private var placesByStorage: [ObjectIdentifier: Int32] = [:]
-    private let lock = NSLock()
-    private var others: Known = [:]
+    private final class Prepared: Sendable {
+        let stories: [Article]
+        let digests: [SHA256.Digest]
+        /// Each story's place, by id.
+        let places: [String: Int32]
+        /// The same places by the stories' storage (`Article.storageIdentity`): nearly every row
+        /// shows the very copy that has the page, found then without hashing its id. The
+        /// stories have distinct ids, and so distinct storages; `stories` holds each while
+        /// this lives, so no identity here can be another story's.
+        let placesByStorage: [ObjectIdentifier: Int32]
+
+        init(stories: [Article], digests: [SHA256.Digest], places: [String: Int32]) {
+            self.stories = stories
+            self.digests = digests
+            self.places = places
+            var byStorage: [ObjectIdentifier: Int32] = [:]
+            byStorage.reserveCapacity(stories.count)
+            for (place, story) in stories.enumerated() { byStorage[story.storageIdentity] = Int32(place) }
+            placesByStorage = byStorage
+        }
+    }
 
     /// Keeps the digests of `stories` (`digests[i]` of `stories[i]`), found by id through
     /// `places` (the model's, made with the stories' slugs). Called once, before any page is
-    /// fingerprinted: what it keeps is read without a lock.
+    /// fingerprinted; a second call changes nothing.
     func prepare(_ stories: [Article], digests: [SHA256.Digest], places: [String: Int32]) {
-        self.stories = stories
-        self.digests = digests
-        self.places = places
-        // The stories have distinct ids, and so distinct storages; each is held by `stories`
-        // while this lives, so no identity here can be another story's.
-        var byStorage: [ObjectIdentifier: Int32] = [:]
-        byStorage.reserveCapacity(stories.count)
-        for (place, story) in stories.enumerated() { byStorage[story.storageIdentity] = Int32(place) }
-        placesByStorage = byStorage
+        _ = prepared.storeIfNil(Prepared(stories: stories, digests: digests, places: places))
     }
 
     subscript(story: Article) -> SHA256.Digest? {
         get {
-            if let place = placesByStorage[story.storageIdentity] { return digests[Int(place)] }
-            if let place = places[story.id].map(Int.init), stories[place] == story { return digests[place] }
-            return lock.withLock {
+            if let prepared = prepared.load() {
+                if let place = prepared.placesByStorage[story.storageIdentity] { return prepared.digests[Int(place)] }
+                if let place = prepared.places[story.id].map(Int.init), prepared.stories[place] == story { return prepared.digests[place] }
+            }
+            return others.withLock { others in
                 guard let known = others[story.id], known.story == story else { return nil }
                 return known.digest
             }
         }
         set {
             guard let newValue else { return }
-            lock.withLock { others[story.id] = (story, newValue) }
+            others.withLock { $0[story.id] = (story, newValue) }
         }
     }
 }

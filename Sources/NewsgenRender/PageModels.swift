@@ -86,8 +86,7 @@ struct ArticleRow: Sendable {
     var lead: Bool
     /// The level of the headline's heading: 3 below a section's `<h2>`, 2 right below the `<h1>`.
     var level: Int
-    /// When the entry was saved, on saved lists ("Saved <time>20 Nov 2026</time>"). Named anew
-    /// when it became a time: a copied theme's `{{saved}}`, once the text, now renders nothing.
+    /// When the entry was saved, on saved lists ("Saved <time>20 Nov 2026</time>").
     var savedAt: TimeModel?
     /// A remark such as "No longer listed by any source".
     var note: String?

@@ -3,8 +3,7 @@ import NewsgenModel
 import NewsgenConfig
 
 /// Builds the page models and feed lists from the site's content: the Presentation layer.
-/// A class, so that the ten thousand render jobs of a site share one instance rather than each
-/// holding a copy of its fields.
+/// A class, so that the render jobs of a site share one instance.
 ///
 /// Every list it hands out (a source's, a saved list, the headlines, a section, the archive and
 /// its days, a tag's) holds a story at most once, whatever the content's lists repeat
@@ -68,8 +67,8 @@ final class SiteModelBuilder: Sendable {
         }
         self.sources = sources
         sourcesByID = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        // The listed stories are sorted and their URLs normalized on one core while the
-        // archive's are normalized on the other; both lists are deduplicated by those URLs.
+        // The listed stories are sorted and their URLs normalized beside the archive's; both
+        // lists are deduplicated by those URLs.
         let cached = content.archive
         let ((listed, listedURLs), cachedURLs) = Parallel.both({ () -> ([Article], [String?]) in
             let listed = sources.flatMap(\.articles).sortedNewestFirst()
@@ -102,25 +101,22 @@ final class SiteModelBuilder: Sendable {
         }
         // An archived story that is the very copy a headline is (the build shares the two's
         // storage, `Build.sharingText`) comes after that headline in the archive's order and
-        // has its id, so deduplication drops it, and it changes nothing else: left out before,
-        // it is not sorted (ten thousand stories fewer in a cron run).
+        // has its id, so deduplication would drop it: it is left out before the sort.
         let shown = Set(headlines.map(\.storageIdentity))
         let others = cached.indices.filter { !shown.contains(cached[$0].storageIdentity) }
         let candidates = headlines + others.map { cached[$0] }
         let candidateURLs = headlineURLs + others.map { cachedURLs[$0] }
         let archiveOrder = candidates.archiveOrder()
         archive = archiveOrder.map { candidates[$0] }.deduplicated(urls: archiveOrder.map { candidateURLs[$0] })
-        // The archive's days on one core while the stories with pages are gathered on the other
-        // (each a pass over ten thousand stories, with the other core idle in a cron run).
+        // The archive's days beside the stories with pages.
         let savedWithSources = (content.favorites + content.readLater).filter { $0.matched && !$0.article.sourceID.isEmpty }.map(\.article)
         let stories = archive
         ((archiveDays, undatedArchive), articlesWithPages) = Parallel.both({ ArchiveDay.group(stories) }, {
             var seenIDs = Set<String>()
             return (stories + savedWithSources).filter { seenIDs.insert($0.id).inserted }
         })
-        // The stories' slugs in two halves, one on each core, the tags gathered after the first
-        // and the stories' places after the second (the slugs took four times as long as the
-        // tags, one on each core).
+        // The stories' slugs in two halves, one beside the other, the tags gathered after the
+        // first and the stories' places after the second.
         let (withPages, archived) = (articlesWithPages, archive)
         let half = withPages.count / 2
         let ((firstSlugs, tagged), (secondSlugs, places)) = Parallel.both({ (Self.slugs(of: withPages[..<half]), Self.tags(of: archived)) }, {
@@ -165,7 +161,7 @@ final class SiteModelBuilder: Sendable {
 
     /// The same, for a story likely to be the one with a page at `place` (the archive's stories
     /// come first among those with pages, in its order): taken from there when it is that very
-    /// story (the same storage), else found by id, without hashing ten thousand ids.
+    /// story (the same storage), else found by id.
     func slug(of article: Article, likelyAt place: Int) -> String? {
         if place < articlesWithPages.count, articlesWithPages[place].storageIdentity == article.storageIdentity { return slugs[place] }
         return slug(of: article)
@@ -488,9 +484,8 @@ final class SiteModelBuilder: Sendable {
     /// "s": source index, "g": [tag index], "d": "yyyy-mm-dd", "x": summary}]}`; a key without
     /// a value is left out.
     ///
-    /// Written straight into its bytes, keys in code-point order as `JSONEncoder` would sort
-    /// them: at 100,000 stories, entries and an encoder's tree of them were the largest thing a
-    /// build held.
+    /// Written straight into its bytes (no tree of entries is held), keys in code-point order
+    /// as `JSONEncoder` would sort them.
     func searchIndex() -> Data {
         var sourceIndex: [String: Int] = [:]
         var sourceNames: [String] = []
@@ -585,10 +580,7 @@ final class SiteModelBuilder: Sendable {
     /// each entry's keys, punctuation, day and indices, its title, its slug (the title's first
     /// words and eight digits), its summary as far as it is kept when its first characters are
     /// ASCII (a summary in another script may take the buffer past the estimate, which then
-    /// grows), a few bytes a tag; then the tables. A buffer made smaller than its file, at 256
-    /// bytes a story, grew to twice its size near the end of a cron run's largest job, a copy
-    /// that raised the peak of a cron run of 100,000 stories by 16 MiB; one made twice as large
-    /// as needed raised a cold build's by 7 MiB (BENCHMARKS.md, "Step 148").
+    /// grows), a few bytes a tag; then the tables.
     static func searchIndexSize(of stories: [Article], sources: [String], tags: [String]) -> Int {
         let kept = SiteRenderer.searchSummaryLimit + "…".utf8.count
         let entries = stories.reduce(0) { total, story in
@@ -602,9 +594,8 @@ final class SiteModelBuilder: Sendable {
     /// `text` cut to at most `limit` characters at a word's end, with "…" when cut: the words
     /// before the last space that fits, without whitespace or punctuation at either end.
     ///
-    /// Counted only as far as the limit, and trimmed scalar by scalar: with the whole summary
-    /// counted and Foundation's `trimmingCharacters`, this was most of writing search.json.
-    /// Most summaries begin in ASCII, and are cut on their bytes (`shortenedASCII`).
+    /// Counted only as far as the limit, and trimmed scalar by scalar. Most summaries begin in
+    /// ASCII, and are cut on their bytes (`shortenedASCII`).
     static func shortened(_ text: String, to limit: Int) -> String {
         // No more bytes than the limit: no more characters either.
         guard limit > 0, text.utf8.count > limit else { return text }
@@ -624,8 +615,7 @@ final class SiteModelBuilder: Sendable {
     }
 
     /// `shortened(text, to: limit)` handed to `body` as its UTF-8 bytes and whether "…" ends
-    /// it, without making a string of a text cut on its bytes (`shortenedASCII`): search.json
-    /// shortens every summary of the archive.
+    /// it, without making a string of a text cut on its bytes (`shortenedASCII`).
     static func withShortened<Result>(_ text: String, to limit: Int,
                                       _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ ellipsis: Bool) -> Result) -> Result {
         var text = text

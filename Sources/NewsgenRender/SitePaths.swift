@@ -42,7 +42,7 @@ enum SitePaths {
 
     /// The relative prefix from a page back to the site root ("../../" for "sources/bbc/").
     static func root(fromPage page: String) -> String {
-        // Counted on the bytes: every article page asks, and splitting the path made an array.
+        // Counted on the bytes.
         var components = 0
         var previous = UInt8(ascii: "/")
         for byte in page.utf8 {

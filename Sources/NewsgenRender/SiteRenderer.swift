@@ -1,6 +1,7 @@
 package import Foundation
 package import NewsgenModel
 package import NewsgenConfig
+import Synchronization
 
 /// A file of the site, with its path relative to the output root.
 package struct OutputFile: Sendable {
@@ -61,8 +62,7 @@ package struct CarryIndex: Sendable {
     }
 
     /// An index that looks each path up where the record keeps it (the manifest's table of
-    /// files), rather than in a copy of its fingerprints: at 100,000 files such a copy was a
-    /// table of 12 MB, made by every build that carried a file.
+    /// files), rather than in a copy of its fingerprints.
     package init(lookingUp fingerprint: @escaping @Sendable (String) -> Fingerprint?) {
         self.fingerprint = fingerprint
     }
@@ -164,8 +164,7 @@ package struct SiteRenderer {
 
         /// An article page, made from what every article page shares (`ArticlePages`): nine
         /// in ten files of a site, so its job holds only its file's path and its story's number,
-        /// not closures of its own (at 100,000 stories those were 50 MB), nor a second path
-        /// (the page's is made again from the file's when the job runs).
+        /// not closures of its own (the page's path is made again from the file's when it runs).
         init(article page: String, number: Int, pages: ArticlePages) {
             let file = SitePaths.file(forPage: page)
             path = file
@@ -308,7 +307,7 @@ package struct SiteRenderer {
         }
         page(SitePaths.searchPage, template: "search") { model.searchPage(root: $0) }
         // Article pages, nine in ten files of a site, are fingerprinted from the article itself.
-        // Their jobs on one core while the feeds' lists are made on the other.
+        // Their jobs are made beside the feeds' lists.
         let articlePages = ArticlePages(model: model, templates: templates, published: known, base: base)
         let ((articleJobs, articlePaths), feedLists) = Parallel.both({ () -> ([Job], [String]) in
             var jobs: [Job] = [], paths: [String] = []
@@ -334,8 +333,7 @@ package struct SiteRenderer {
         feedBase.add(context.language)
         feedBase.add(context.siteTitle)
         // Every list's RSS first, then every Atom, then every JSON Feed: the first job of a list
-        // makes its digest while the other core makes another list's, rather than waiting for
-        // it to finish the same one (the feeds came last, on one core and a half).
+        // makes its digest while other cores make other lists', rather than waiting for the same one.
         let digests = feedLists.map { ListDigest($0, base: feedBase) }
         let writers: [(String, @Sendable (FeedList, FeedContext) -> String)] = [
             (".rss", RSSWriter.write), (".atom", AtomWriter.write), (".json", JSONFeedWriter.write),
@@ -348,9 +346,8 @@ package struct SiteRenderer {
             }
         }
         jobs.append(file(SitePaths.opml) { OPMLWriter.write(model.opmlOutlines(), context: context) })
-        // The sitemaps name every page, so they change with any page added or removed (every new
-        // story) and are slow to check: they go beside the search index, at the start, rather
-        // than last, where their checks ran on one core after every other job was done.
+        // The sitemaps name every page, so they change with any page added or removed, and are
+        // slow to check: they go beside the search index, at the start.
         let sitemaps = SitemapWriter.files(pages: pages, limit: sitemapLimit).map { sitemap in
             var job = Job(file: sitemap.path, carrying: known[sitemap.path]) { SitemapWriter.bytes(sitemap, context: context) }
             if case .urls(let urls) = sitemap.body { job.isLarge = Self.isLarge(bytes: SitemapWriter.size(of: urls, context: context)) }
@@ -368,14 +365,12 @@ package struct SiteRenderer {
     }
 
     /// Whether a file of about `bytes` is among a site's largest, which are made one at a time
-    /// (`Parallel.map`): a 100,000-story site's two largest day pages, 60 and 31 MB, made at
-    /// once, raised its build's peak by about 20 MiB. A 10,000-story site has one such file.
+    /// (`Parallel.map`), to bound the build's peak of memory.
     static func isLarge(bytes: Int) -> Bool {
         bytes >= 4 << 20
     }
 
-    /// About what a row of a list page and an entry of the search index take (gencorpus's
-    /// stories: a day page of 66,000 rows is 60 MB, the search index of 100,000 stories 28 MB).
+    /// About what a row of a list page and an entry of the search index take.
     static let bytesPerRow = 900, bytesPerSearchEntry = 280
 
     /// What every article page's job shares: the site's model, the templates, the fingerprints
@@ -411,26 +406,29 @@ package struct SiteRenderer {
     }
 
     /// The digest of a feed's list (every field of every entry), made once for its three files.
-    private final class ListDigest: @unchecked Sendable {
-        private let lock = NSLock()
-        private var hasher: Fingerprint.Hasher?
-        private var list: FeedList?
-        private let base: Fingerprint.Hasher
+    private final class ListDigest: Sendable {
+        private enum State {
+            case waiting(FeedList, base: Fingerprint.Hasher)
+            case digested(Fingerprint.Hasher)
+        }
+
+        private let state: Mutex<State>
 
         init(_ list: FeedList, base: Fingerprint.Hasher) {
-            self.list = list
-            self.base = base
+            state = Mutex(.waiting(list, base: base))
         }
 
         /// The fingerprint of the list written as the file with `suffix`.
         func fingerprint(for suffix: String) -> Fingerprint {
-            var hasher = lock.withLock {
-                if let hasher = self.hasher { return hasher }
-                var hasher = base
-                if let list { Self.add(list, to: &hasher) }
-                self.hasher = hasher
-                list = nil
-                return hasher
+            var hasher = state.withLock { state in
+                switch state {
+                case .digested(let hasher):
+                    return hasher
+                case .waiting(let list, var hasher):
+                    Self.add(list, to: &hasher)
+                    state = .digested(hasher)
+                    return hasher
+                }
             }
             hasher.add(suffix)
             return hasher.finish()

@@ -93,20 +93,17 @@ public enum StoreError: Error, CustomStringConvertible {
 /// Keeps articles and fetch state between builds, so that a failed fetch falls back to
 /// recent data and saved articles keep their data after their source drops them.
 public protocol ArticleStore: Sendable {
-    /// The fetch state of each of these sources that has one, read at once (a cron run reads
-    /// a hundred: one read each was a queue hop each).
+    /// The fetch state of each of these sources that has one, read at once.
     func states(of sourceIDs: [String]) async throws(StoreError) -> [String: SourceState]
     /// The articles last fetched for each of these sources that has a list, in its list's
     /// order, each as stored: its `sourceID` names the source that wrote it last (a story two
-    /// sources list is stored once). Read at once: a cron run shows most of its sources from
-    /// the cache, and a read each took it a queue hop each.
+    /// sources list is stored once). Read at once.
     func lists(of sourceIDs: [String]) async throws(StoreError) -> [String: [Article]]
     /// Every stored article of these sources, listed now or not (the archive), newest first.
     func archive(of sourceIDs: Set<String>) async throws(StoreError) -> [Article]
     /// A successful fetch: the source's list is replaced by `content.articles`.
     func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) async throws(StoreError)
-    /// 304s: each of these sources' cached list is still current. One write for all of them,
-    /// as most sources of a cron run did not change.
+    /// 304s: each of these sources' cached list is still current. One write for all of them.
     func recordNotModified(of sourceIDs: [String], at date: Date) async throws(StoreError)
     func recordFailure(of sourceID: String, error: SourceError, at date: Date) async throws(StoreError)
     /// Keeps the data of every article saved now (the complete set: articles no longer saved

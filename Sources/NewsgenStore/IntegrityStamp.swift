@@ -4,14 +4,12 @@ import NewsgenModel
 /// What lets a cache skip its integrity check when it opens: the file as the last build that
 /// closed it left it, and when it was last checked.
 ///
-/// `PRAGMA quick_check` reads every page of the file: a cron run spent 0.005 s on it at ten
-/// thousand stories (0.05 s at a hundred thousand), every fifteen minutes, on a file that only
-/// SQLite had written since the last check, which keeps it whole. The check is made again when
-/// anything else may have touched the file: when it is not the very file the stamp names (its
-/// inode, size, and modification and change times to the nanosecond: anything that writes to
-/// the file, or replaces it, changes one of them), when a write-ahead log is beside it (a build
-/// that did not close the cache, or another program using it), when there is no stamp, and
-/// once a day whatever the stamp says, for what no time records (a disk's own faults).
+/// `PRAGMA quick_check` reads every page of the file; a file only SQLite has written since the
+/// last check is whole. The check is made again when anything else may have touched the file:
+/// when it is not the very file the stamp names (its inode, size, and modification and change
+/// times to the nanosecond), when a write-ahead log is beside it (a build that did not close
+/// the cache, or another program using it), when there is no stamp, and once a day whatever
+/// the stamp says, for what no time records (a disk's own faults).
 struct IntegrityStamp: Equatable {
     var inode: UInt64
     var size: Int64

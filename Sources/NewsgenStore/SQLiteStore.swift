@@ -81,14 +81,10 @@ package final class SQLiteStore: ArticleStore {
         }
     }
 
-    /// Starts putting the write-ahead log into the file, on the connection that writes, and
-    /// returns at once: a build calls it once its writes are done, and the log goes into the
-    /// file while the site is built, rather than after publishing, where closing the cache
-    /// waited on the disk for it (about 4 ms of a new-story build's end, two flushes of the
-    /// disk). Anything asked of the writing connection after waits for it; closing checkpoints
-    /// again (then nothing is left) and is what notes the file as it is left. A checkpoint
-    /// that fails here changes nothing: closing checkpoints again, and if that fails too, the
-    /// cache is not noted as checked, and the next build checks it.
+    /// Starts putting the write-ahead log into the file, on the writing connection, and returns
+    /// at once: a build calls it once its writes are done, so that the log is flushed while the
+    /// site is built. Anything asked of the writing connection after waits for it. A checkpoint
+    /// that fails here changes nothing: `close` checkpoints again.
     public func settle() {
         database.asyncWriteWithoutTransaction { db in _ = try? db.checkpoint(.truncate) }
     }
@@ -178,9 +174,7 @@ package final class SQLiteStore: ArticleStore {
         migrator.registerMigration("v4-digest") { db in
             try db.execute(sql: "ALTER TABLE article ADD COLUMN digest BLOB")
         }
-        // Retention (`prune`) finds the articles not seen since a time without reading every
-        // row: every build prunes, and scanning ten thousand rows was most of a cron run's
-        // time in the store before the archive is read.
+        // Retention (`prune`) finds the articles not seen since a time without reading every row.
         migrator.registerMigration("v5-lastSeen") { db in
             try db.execute(sql: "CREATE INDEX articleLastSeen ON article(lastSeen)")
         }
@@ -217,8 +211,7 @@ package final class SQLiteStore: ArticleStore {
                 END;
                 """)
         }
-        // The lists' values go: they saved a cron run 10–20 ms, cost every cold build more, and
-        // a column forgotten in a trigger would have served stale text. Lists are read from rows.
+        // Drops v6's table and triggers: lists are read from rows.
         migrator.registerMigration("v7-noListBlob") { db in
             try db.execute(sql: """
                 DROP TRIGGER IF EXISTS listBlobArticleChanged;
@@ -245,7 +238,6 @@ package final class SQLiteStore: ArticleStore {
     public func lists(of sourceIDs: [String]) async throws(StoreError) -> [String: [Article]] {
         // What an earlier read kept goes: only rows read from here on are kept for the archive.
         listedRows.withLock { $0 = ListedRows(keeping: true) }
-        // In parts, as the archive is read (`inParts`).
         var lists: [String: [Article]] = [:]
         lists.reserveCapacity(sourceIDs.count)
         for part in try await inParts(Self.parts(of: sourceIDs, count: Self.readParts), { part throws(StoreError) in try await self.listed(by: part) }) {
@@ -258,9 +250,7 @@ package final class SQLiteStore: ArticleStore {
     private static let readParts = 6
 
     /// `read` of each of `parts`, on two connections at once, each taking the next part once
-    /// done with one; the values in the parts' order. Reading in two halves, one half often
-    /// ran alone for a third of the read (profiles of new-story builds), its core shared
-    /// meanwhile with the build's other work.
+    /// done with one; the values in the parts' order.
     private func inParts<Part: Sendable, Value: Sendable>(
         _ parts: [Part], _ read: @escaping @Sendable (Part) async throws(StoreError) -> Value
     ) async throws(StoreError) -> [Value] {
@@ -304,7 +294,6 @@ package final class SQLiteStore: ArticleStore {
                 current?.articles.append(article)
             }
             if let done = current { lists[done.sourceID] = done.articles }
-            // Put in order and kept on this connection's thread, while the other parts are read.
             decoded.sort { $0.row < $1.row }
             self.listedRows.withLock { if $0.keeping { $0.decoded.append(decoded) } }
             return lists
@@ -314,15 +303,12 @@ package final class SQLiteStore: ArticleStore {
     public func archive(of sourceIDs: Set<String>) async throws(StoreError) -> [Article] {
         guard !sourceIDs.isEmpty else { return [] }
         // The stories the sources' lists were read with are taken as they were decoded, unless
-        // written since: ten thousand stories are then not made again from their rows.
+        // written since (`ListedRows`).
         let known = listedRows.withLock { rows in
             defer { rows = ListedRows() }
             return rows
         }
-        // The table in parts of its rowids, read on two connections at once (`inParts`):
-        // reading ten thousand rows and making their stories kept one core busy while the other
-        // waited. The build reads the archive once its writes are done, and holds the lock that
-        // keeps other builds from writing.
+        // The table in parts of its rowids, read on two connections at once (`inParts`).
         let bounds = try await read { db -> ClosedRange<Int64>? in
             guard let row = try Row.fetchOne(db, sql: "SELECT min(rowid), max(rowid) FROM article"),
                   let first = try row.decode(Int64?.self, atIndex: 0), let last = try row.decode(Int64?.self, atIndex: 1)
@@ -356,8 +342,8 @@ package final class SQLiteStore: ArticleStore {
     /// The stories of `sourceIDs` in the rows `rowids`, in the table's order, with what puts
     /// them in the archive's.
     ///
-    /// Put in order in Swift (`ArchiveReadOrder`), not by SQLite's ORDER BY, which copied every column
-    /// of every row into a temporary tree first: about a third of reading ten thousand stories.
+    /// Put in order in Swift (`ArchiveReadOrder`) rather than by ORDER BY, which would copy
+    /// every column of every row into a temporary tree first.
     private func archived(of sourceIDs: Set<String>, rowids: ClosedRange<Int64>, known: ListedRows) async throws(StoreError)
         -> (stories: [Article], order: ArchiveReadOrder) {
         try await read { db in
@@ -379,10 +365,9 @@ package final class SQLiteStore: ArticleStore {
     }
 
     /// An article's `lastSeen` is the last time a source listed it, as retention needs it once no
-    /// source does. While a source lists it, the column is left as it is (bringing ten thousand
-    /// rows up to date after every 304 rewrote the whole table, a third of a nothing-new build):
-    /// the list's articles are brought up to date when the list is replaced, to the last time
-    /// the source was had (its previous success, a fetch or a 304).
+    /// source does. While a source lists it, the column is left as it is (a 304 writes no
+    /// article): the list's articles are brought up to date when the list is replaced, to the
+    /// last time the source was had (its previous success, a fetch or a 304).
     public func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) async throws(StoreError) {
         try await write { db in
             if let seen = try SourceStateRecord.fetchOne(db, key: sourceID)?.state.lastSuccess {
@@ -406,8 +391,7 @@ package final class SQLiteStore: ArticleStore {
     /// The listed articles' `lastSeen` moves with the state's last success (see `recordSuccess`).
     ///
     /// One statement for every source, changing what `SourceState.recordNotModified` changes
-    /// (a test holds the two together): a cron run in which nothing changed read and wrote back
-    /// a hundred rows one by one, while the other core waited for the sources' reports.
+    /// (a test holds the two together).
     public func recordNotModified(of sourceIDs: [String], at date: Date) async throws(StoreError) {
         guard !sourceIDs.isEmpty else { return }
         let time = date.timeIntervalSince1970
@@ -475,7 +459,6 @@ package final class SQLiteStore: ArticleStore {
     }
 
     /// The size of one of the cache's files; a write-ahead log that is not there (yet) is empty.
-    /// (stat(2), not FileManager's attributes, which look up the file's owner and group by name.)
     private func size(of file: URL, mayBeMissing: Bool = false) throws(StoreError) -> Int {
         var status = stat()
         guard stat(file.path, &status) == 0 else {
@@ -526,11 +509,9 @@ extension SQLiteStore {
         var column: String
     }
 
-    /// The stories `lists(of:)` decoded (with their rows' ids, for each part it read from rows and
-    /// for the lists it read from their values), kept for the
-    /// archive that is read next: a cron run reads every listed story for its source's list,
-    /// then the archive, which holds them again, and making ten thousand stories a second time
-    /// from their rows was the longest part of reading it.
+    /// The stories `lists(of:)` decoded, with their rows' ids, kept for the archive that is read
+    /// next: a cron run reads every listed story for its source's list, then the archive, which
+    /// holds them again.
     ///
     /// A story is taken only while its row is the one it was made from: the keys this store
     /// wrote since the lists were read are noted (once the write is done, so that a list read
@@ -560,8 +541,7 @@ extension SQLiteStore {
         }
 
         /// The story decoded from the row `row` (a rowid), holding `key`, when it is still that
-        /// row's. Found by bisection, not hashing: ten thousand stories were put into a
-        /// dictionary for nothing else.
+        /// row's. Each part is in rowid order, and searched by bisection.
         func story(_ key: String, row: Int64) -> Article? {
             for half in decoded {
                 var (low, high) = (0, half.count)
@@ -613,10 +593,9 @@ extension SQLiteStore {
         static let selection = columns.map { "article." + $0 }.joined(separator: ", ")
         static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
 
-        /// Read column by column, by position, rather than through `Decodable` or by name: a cron
-        /// run reads every cached article, and a decoder with a keyed container per row was most
-        /// of the time that took, then finding each column by its name was half of the rest.
-        /// Dates are seconds since 1970, as `databaseDateDecodingStrategy` says.
+        /// Read column by column, by position (`columns`), rather than through `Decodable`: a
+        /// cron run reads every cached article. Dates are seconds since 1970, as
+        /// `databaseDateDecodingStrategy` says.
         init(row: Row) throws {
             key = try row.decode(atIndex: 0)
             sourceID = try row.decode(atIndex: 1)
@@ -636,18 +615,14 @@ extension SQLiteStore {
         }
 
         /// Inserts the article, seen first and last at `date`; or updates its data, keeping when
-        /// it was first seen, and when it was last seen too unless `touchLastSeen`.
-        ///
-        /// One prepared statement, reused: a cold build stores ten thousand articles on the one
-        /// writing connection, and GRDB's record upsert (encoding each record through `Encodable`
-        /// and reading the row back) made storing them the longest part of fetching local feeds.
-        ///
-        /// With `digester`, the row keeps the story's digests (those it knows, or made now).
+        /// it was first seen, and when it was last seen too unless `touchLastSeen`. One cached
+        /// statement, reused for every article. With `digester`, the row keeps the story's
+        /// digests (those it knows, or made now).
         static func upsert(_ article: Article, at date: Date, in db: Database, digester: ArticleDigester?,
                            touchLastSeen: Bool = true) throws {
             let statement = try db.cachedStatement(sql: touchLastSeen ? upsertTouchingLastSeen : upsertKeepingLastSeen)
             let seen = date.timeIntervalSince1970
-            let categories = try CategoriesColumn.text(of: article.categories)
+            let categories = String(decoding: try JSONEncoder().encode(article.categories), as: UTF8.self)
             let digest = digester.map { StoredDigest.column(of: article, by: $0) }
             let published = article.published?.timeIntervalSince1970
             try statement.execute(arguments: [
@@ -683,7 +658,7 @@ extension SQLiteStore {
         func article(digester: ArticleDigester?) throws(CorruptColumn) -> Article {
             let decoded: [String]
             do {
-                decoded = try CategoriesColumn.categories(in: categories)
+                decoded = try JSONDecoder().decode([String].self, from: Data(categories.utf8))
             } catch {
                 throw CorruptColumn(articleKey: key, column: CodingKeys.categories.stringValue)
             }

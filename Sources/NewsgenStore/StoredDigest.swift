@@ -6,10 +6,9 @@ import NewsgenModel
 /// then of what is shown), little-endian; 65 bytes.
 ///
 /// Written with every field of the story, in the same statement, so it is always the digest of
-/// the fields beside it as they were stored. A build reads ten thousand stories and needs each
-/// one's digests (`ArticleDigester`): made from their fields again, they were about a twentieth
-/// of a cron run's CPU. Digests of another version, another size, or none (a row from before v4,
-/// or written without a digester) are not taken: the story is digested when asked.
+/// the fields beside it as they were stored; a build reads every story and needs each one's
+/// digests (`ArticleDigester`). Digests of another version, another size, or none (a row from
+/// before v4, or written without a digester) are not taken: the story is digested when asked.
 enum StoredDigest {
     static let size = 1 + 64
 

@@ -127,8 +127,8 @@ struct PageRules {
     }
 
     /// How many elements of each name a line has had. A line holds a handful of names, so a
-    /// short list is searched (hashing every element's name was a tenth of checking a page);
-    /// a line of many names, such as a minified page, moves them to a dictionary.
+    /// short list is searched; a line of many names, such as a minified page, moves them to a
+    /// dictionary.
     struct NameCounts {
         private static let listLimit = 16
         private var list: [(name: String, count: Int)] = []
@@ -181,7 +181,6 @@ struct PageRules {
     /// A `<link rel="alternate">` of a feed type whose href is a file of the site (relative, or
     /// absolute under the known baseURL).
     private func isWorkingFeedLink(_ link: ElementView) -> Bool {
-        // Read as bytes: every page's links in its head are looked at until one is a feed's.
         guard link.withAttribute("rel", Self.includesAlternate) == true,
               link.withAttribute("type", Self.isFeedType) == true,
               var href = link.attribute("href") else { return false }

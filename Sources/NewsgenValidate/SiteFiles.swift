@@ -33,9 +33,7 @@ struct SiteFiles: Sendable {
 
     /// Resolves a reference found on the page at `page` (a path relative to the root).
     /// Query and fragment are ignored, percent-escapes decoded, and a folder means its index.html.
-    ///
-    /// Read as UTF-8 bytes: every page of a site holds dozens of links, and reading them as
-    /// Characters (and `contains("%")`, which went through NSString) was most of checking a page.
+    /// Read as UTF-8 bytes.
     func resolve(_ reference: String, from page: String) -> Target {
         var reference = reference
         if let first = reference.utf8.first, let last = reference.utf8.last, Self.mayBeWhitespace(first) || Self.mayBeWhitespace(last) {
@@ -62,7 +60,7 @@ struct SiteFiles: Sendable {
 
     private func resolve(utf8 reference: UnsafeBufferPointer<UInt8>, from page: String) -> Target {
         let hash = UInt8(ascii: "#"), question = UInt8(ascii: "?")
-        // Pages hold thousands of links; most are absolute, so the cheap tests come first.
+        // Most links are absolute, so the cheap tests come first.
         guard let first = reference.first, first != hash, first != question else { return .none }
         if reference.count > 1 && first == Self.slash && reference[1] == Self.slash { return .none }
         if let scheme = Self.scheme(of: reference) { return .external(scheme: scheme) }
@@ -83,9 +81,7 @@ struct SiteFiles: Sendable {
 
     private func resolve(path: UnsafeBufferPointer<UInt8>, fromPage page: UnsafeBufferPointer<UInt8>) -> Target {
         let slash = Self.slash, dot = Self.dot
-        // The target is built in one byte buffer, its components found by index: pages hold
-        // thousands of relative links, and a String, then an array of slices, per link made
-        // this the largest part of validating a page.
+        // The target is built in one byte buffer, its components found by index.
         var target: [UInt8] = []
         target.reserveCapacity(page.count + path.count + 1)
         if path.first != slash, let end = page.lastIndex(of: slash) {

@@ -33,8 +33,7 @@ enum FileKind: Hashable, Sendable {
     }
 
     /// The last of a name's dot-separated parts, when it has two that are not empty ("a.html.",
-    /// ".a.html" and "a..html" end in "html"; ".html" has none). Found on the bytes, without
-    /// splitting: every file of a build is asked.
+    /// ".a.html" and "a..html" end in "html"; ".html" has none). Found on the bytes.
     static func fileExtension(of name: String) -> Substring {
         let dot = UInt8(ascii: ".")
         let bytes = name.utf8

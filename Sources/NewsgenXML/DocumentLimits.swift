@@ -4,9 +4,9 @@ import Foundation
 /// shape. Every cap is checked before or while the work it bounds is done, so a hostile document
 /// costs at most about what a legitimate one of its size does:
 ///
-/// - start tags: at most `elements` (and a JSON document as many values; libxml2 keeps a node of ~120 bytes for each, and the
-///   copy another), and at most `attributesPerElement` in one tag (libxml2 2.9 compares every
-///   attribute of a tag with every other: 40,000 of them take minutes);
+/// - start tags: at most `elements` (and a JSON document as many values), and at most
+///   `attributesPerElement` in one tag (libxml2 compares every attribute of a tag with every
+///   other);
 /// - entity text: the references to entities a document declares in its own DTD are expanded
 ///   to at most `expansion(forDocumentOf:)` bytes in all (the formats need only the predefined
 ///   and numeric ones; a few hundred bytes of declarations can otherwise stand for gigabytes);

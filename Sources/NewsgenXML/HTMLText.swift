@@ -28,9 +28,8 @@ package enum HTMLText {
         return firstImageSource(in: body)
     }
 
-    /// Whether `html` holds "<img" in any case: without it, there is no fragment to parse.
-    /// Read as bytes: Foundation's case-insensitive search went through NSString, a tenth of
-    /// reading a feed whose summaries hold no markup.
+    /// Whether `html` holds "<img" in any case (read as bytes): without it, there is no
+    /// fragment to parse.
     private static func mayHoldImage(_ html: String) -> Bool {
         var html = html
         return html.withUTF8 { bytes in

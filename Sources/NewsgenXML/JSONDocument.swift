@@ -249,8 +249,7 @@ package struct JSONDocument {
                 guard parser.current == UInt8(ascii: "\"") else {
                     throw parser.problem("expected a member name in double quotes, found \(parser.found)\(parser.hint)")
                 }
-                // Only checking: the name is read but not made (ten thousand stories' six names
-                // in search.json), unless a problem names it.
+                // Only checking: the name is read but not made, unless a problem names it.
                 let keyStart = parser.index
                 let key = try parser.string(collecting: parser.keepsTree)
                 parser.skipWhitespace()
@@ -349,8 +348,7 @@ package struct JSONDocument {
         let start = index
         index += 1
         // Most strings have no escape: their bytes become the String as they are. A string
-        // with escapes is put together in a byte buffer (appending scalars to a String one by
-        // one made strings most of the time of reading a large search.json).
+        // with escapes is put together in a byte buffer.
         var pieces: [UInt8] = []
         var escaped = false
         var runStart = index

@@ -1,9 +1,7 @@
 import NewsgenModel
 /// Writes XML one node at a time, escaping every text node and attribute and dropping the
 /// characters XML forbids. Markup is never built by string interpolation anywhere else.
-///
-/// The document is gathered as UTF-8 bytes: a sitemap of ten thousand URLs, appended piece by
-/// piece to a String, took twice as long.
+/// The document is gathered as UTF-8 bytes.
 package struct XMLWriter {
     private var output: [UInt8] = []
     private var stack: [String] = []
@@ -38,7 +36,7 @@ package struct XMLWriter {
     }
 
     /// An element holding the text `prefix` and `text` make, written one after the other rather
-    /// than joined first (a sitemap's ten thousand URLs share their base).
+    /// than joined first.
     package mutating func element(_ name: String, _ prefix: String, _ text: String) {
         element(name, [:]) { writer in
             writer.appendEscaped(prefix, quotes: false)
@@ -67,8 +65,7 @@ package struct XMLWriter {
         String(decoding: finishBytes(), as: UTF8.self)
     }
 
-    /// The finished document as its UTF-8 bytes, for a file: not made a string, checked as
-    /// UTF-8 and copied again (a sitemap of ten thousand URLs is a megabyte).
+    /// The finished document as its UTF-8 bytes, for a file.
     package mutating func finishBytes() -> [UInt8] {
         while !stack.isEmpty { close() }
         return output
@@ -107,8 +104,7 @@ package struct XMLWriter {
     }
 
     package static func escape(_ text: String, quotes: Bool) -> String {
-        // On UTF-8 bytes: feeds and pages escape every title and summary, and most need nothing
-        // done, so a text without a byte to change is returned as it is, without a copy.
+        // On UTF-8 bytes: a text without a byte to change is returned as it is, without a copy.
         var text = text
         let escaped = text.withUTF8 { bytes -> [UInt8]? in
             guard mayNeedEscaping(bytes) else { return nil }

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// What `serve --watch` tells the pages open in a browser: reload after each successful
 /// rebuild, or show the error of a failed one.
@@ -19,7 +20,7 @@ import ServiceLifecycle
 /// - `: heartbeat` comments every 15 seconds, so that a proxy keeps the connection open.
 ///
 /// The stream ends when the server stops (Ctrl-C, SIGTERM), so it never keeps newsgen running.
-final class LiveReload: @unchecked Sendable {
+final class LiveReload: Sendable {
     static let eventsPath = "/_newsgen/events"
     static let scriptPath = "/_newsgen/live.js"
     static let scriptTag = "<script src=\"\(scriptPath)\" defer></script>"
@@ -42,28 +43,32 @@ final class LiveReload: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var failure: String?
-    private var listeners: [Int: AsyncStream<Event>.Continuation] = [:]
-    private var nextListener = 0
+    private struct State {
+        /// The error of the last build when it failed.
+        var failure: String?
+        var listeners: [Int: AsyncStream<Event>.Continuation] = [:]
+        var nextListener = 0
+    }
+
+    private let state = Mutex(State())
 
     /// The error of the last build when it failed; `nil` once a build succeeds.
-    var currentFailure: String? { lock.withLock { failure } }
+    var currentFailure: String? { state.withLock { $0.failure } }
 
     /// A rebuild published: open pages reload.
     func rebuilt() {
-        send(.reload) { $0 = nil }
+        send(.reload, failure: nil)
     }
 
     /// A rebuild failed with `message` (its error lines): open pages show it.
     func failed(_ message: String) {
-        send(.failed(message)) { $0 = message }
+        send(.failed(message), failure: message)
     }
 
-    private func send(_ event: Event, updating change: (inout String?) -> Void) {
-        let continuations = lock.withLock {
-            change(&failure)
-            return Array(listeners.values)
+    private func send(_ event: Event, failure: String?) {
+        let continuations = state.withLock { state in
+            state.failure = failure
+            return Array(state.listeners.values)
         }
         for continuation in continuations { continuation.yield(event) }
     }
@@ -72,15 +77,14 @@ final class LiveReload: @unchecked Sendable {
     /// the stream). It starts with the current failure, if any.
     func listen() -> (AsyncStream<Event>, AsyncStream<Event>.Continuation) {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(16))
-        let id = lock.withLock {
-            defer { nextListener += 1 }
-            listeners[nextListener] = continuation
-            if let failure { continuation.yield(.failed(failure)) }
-            return nextListener
+        let id = state.withLock { state in
+            defer { state.nextListener += 1 }
+            state.listeners[state.nextListener] = continuation
+            if let failure = state.failure { continuation.yield(.failed(failure)) }
+            return state.nextListener
         }
         continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            _ = self.lock.withLock { self.listeners.removeValue(forKey: id) }
+            _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
         }
         return (stream, continuation)
     }
@@ -225,7 +229,8 @@ final class LiveReload: @unchecked Sendable {
             }
             let collector = Collector()
             try await response.body.write(Collector.Writer(collector: collector))
-            let page = LiveReload.injecting(into: collector.buffer) ?? collector.buffer
+            let collected = collector.buffer
+            let page = LiveReload.injecting(into: collected) ?? collected
             response.headers[.contentLength] = String(page.readableBytes)
             response.headers[.acceptRanges] = nil
             response.headers[.eTag] = nil
@@ -236,15 +241,17 @@ final class LiveReload: @unchecked Sendable {
     }
 
     /// Gathers a response body's bytes.
-    final class Collector: @unchecked Sendable {
-        var buffer = ByteBuffer()
+    final class Collector: Sendable {
+        private let bytes = Mutex(ByteBuffer())
+
+        var buffer: ByteBuffer { bytes.withLock { $0 } }
 
         struct Writer: ResponseBodyWriter {
             let collector: Collector
 
             mutating func write(_ buffer: ByteBuffer) async throws {
                 var buffer = buffer
-                collector.buffer.writeBuffer(&buffer)
+                collector.bytes.withLock { _ = $0.writeBuffer(&buffer) }
             }
 
             consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
@@ -255,15 +262,14 @@ final class LiveReload: @unchecked Sendable {
 /// Records the error lines a build logs (and passes every line on), so that a failed rebuild's
 /// message can be sent to the pages.
 struct ErrorRecordingLogHandler: ForwardingLogHandler {
-    final class Lines: @unchecked Sendable {
-        private let lock = NSLock()
-        private var lines: [String] = []
+    final class Lines: Sendable {
+        private let lines = Mutex<[String]>([])
 
-        func append(_ line: String) { lock.withLock { lines.append(line) } }
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
 
         /// The lines recorded since the last call, and forgets them.
         func take() -> [String] {
-            lock.withLock {
+            lines.withLock { lines in
                 defer { lines = [] }
                 return lines
             }

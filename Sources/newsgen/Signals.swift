@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NewsgenBuild
 import NewsgenConfig
+import Synchronization
 
 /// SIGINT (Ctrl-C) and SIGTERM (cron's or systemd's stop) during a build.
 ///
@@ -90,28 +91,31 @@ enum StopSignals {
 
     /// The first stop signal received, shared by the signal handlers and the log handler, and
     /// who ends the process after it: the build, or the forced stop.
-    final class Received: @unchecked Sendable {
-        private let lock = NSLock()
-        private var first: Int32?
-        private var ended = false
+    final class Received: Sendable {
+        private struct State {
+            var first: Int32?
+            var ended = false
+        }
+
+        private let state = Mutex(State())
 
         /// Whether the caller is the first to end the stopped build (the build returning, or the
         /// forced stop); the other then does nothing.
         func claimEnd() -> Bool {
-            lock.withLock {
-                guard !ended else { return false }
-                ended = true
+            state.withLock { state in
+                guard !state.ended else { return false }
+                state.ended = true
                 return true
             }
         }
 
-        var signal: Int32? { lock.withLock { first } }
+        var signal: Int32? { state.withLock { $0.first } }
 
         /// Records a signal; whether it was the first.
         func record(_ number: Int32) -> Bool {
-            lock.withLock {
-                guard first == nil else { return false }
-                first = number
+            state.withLock { state in
+                guard state.first == nil else { return false }
+                state.first = number
                 return true
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,7 @@ import NewsgenBuild
 ///
 /// Only when stderr is a terminal and neither --quiet nor --verbose is given: under cron stderr
 /// is a file or a pipe, and its bytes are exactly what they would be without it.
-final class TerminalProgress: ProgressReporter, @unchecked Sendable {
+final class TerminalProgress: ProgressReporter, Sendable {
     /// The line on standard error. Every line newsgen writes there goes through `write`.
     static let standardError = TerminalProgress(descriptor: STDERR_FILENO)
 
@@ -19,12 +20,16 @@ final class TerminalProgress: ProgressReporter, @unchecked Sendable {
     static let clear = "\r\u{1B}[K"
 
     private let descriptor: Int32
-    private let lock = NSLock()
     private let clock = ContinuousClock()
-    /// The text on the terminal now, if any.
-    private var shown: String?
-    private var lastDraw: ContinuousClock.Instant?
-    private var lastPhase: BuildProgress.Phase?
+    /// What is on the terminal; held while writing, so that lines are never interleaved.
+    private let state = Mutex(State())
+
+    private struct State {
+        /// The text on the terminal now, if any.
+        var shown: String?
+        var lastDraw: ContinuousClock.Instant?
+        var lastPhase: BuildProgress.Phase?
+    }
 
     init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -39,30 +44,28 @@ final class TerminalProgress: ProgressReporter, @unchecked Sendable {
     }
 
     func update(_ progress: BuildProgress.Snapshot) {
-        lock.withLock {
+        state.withLock { state in
             let now = clock.now
-            if progress.phase == lastPhase, let lastDraw, now - lastDraw < Self.interval { return }
-            lastPhase = progress.phase
-            lastDraw = now
-            shown = progress.text
+            if progress.phase == state.lastPhase, let lastDraw = state.lastDraw, now - lastDraw < Self.interval { return }
+            state.lastPhase = progress.phase
+            state.lastDraw = now
+            state.shown = progress.text
             put("\r" + progress.text + "\u{1B}[K")
         }
     }
 
     func finish() {
-        lock.withLock {
-            if shown != nil { put(Self.clear) }
-            shown = nil
-            lastPhase = nil
-            lastDraw = nil
+        state.withLock { state in
+            if state.shown != nil { put(Self.clear) }
+            state = State()
         }
     }
 
     /// Writes a whole line (a warning, an error), clearing the progress line first and drawing it
     /// again after, so that the line stays last.
     func write(_ line: String) {
-        lock.withLock {
-            guard let shown else { return put(line) }
+        state.withLock { state in
+            guard let shown = state.shown else { return put(line) }
             put(Self.clear + line + "\r" + shown + "\u{1B}[K")
         }
     }

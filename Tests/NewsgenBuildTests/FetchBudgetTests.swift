@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Synchronization
 import Testing
 @testable import NewsgenModel
 @testable import NewsgenConfig
@@ -161,14 +162,12 @@ struct FetchBudgetTests {
 }
 
 /// When requests were served, in seconds after `start()`.
-final class ServedTimes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var origin = ContinuousClock.now
-    private var times: [Double] = []
+final class ServedTimes: Sendable {
+    private let state = Mutex((origin: ContinuousClock.now, times: [Double]()))
 
-    func start() { lock.withLock { origin = ContinuousClock.now } }
-    func mark() { lock.withLock { times.append((ContinuousClock.now - origin).seconds) } }
-    var latest: Double { lock.withLock { times.max() ?? 0 } }
+    func start() { state.withLock { $0.origin = ContinuousClock.now } }
+    func mark() { state.withLock { $0.times.append((ContinuousClock.now - $0.origin).seconds) } }
+    var latest: Double { state.withLock { $0.times.max() ?? 0 } }
 }
 
 extension SourceReport.Status {

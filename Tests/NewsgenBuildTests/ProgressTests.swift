@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 import Testing
 @testable import NewsgenModel
 @testable import NewsgenConfig
@@ -12,16 +13,15 @@ import NewsgenTestSupport
 @Suite("Build progress")
 struct ProgressTests {
     /// Every snapshot a build reported, in order.
-    final class Recorder: ProgressReporter, @unchecked Sendable {
-        private let lock = NSLock()
-        private var recorded: [BuildProgress.Snapshot] = []
-        private var finishes = 0
+    final class Recorder: ProgressReporter, Sendable {
+        private let recorded = Mutex<[BuildProgress.Snapshot]>([])
+        private let finishes = Mutex(0)
 
-        func update(_ progress: BuildProgress.Snapshot) { lock.withLock { recorded.append(progress) } }
-        func finish() { lock.withLock { finishes += 1 } }
+        func update(_ progress: BuildProgress.Snapshot) { recorded.withLock { $0.append(progress) } }
+        func finish() { finishes.withLock { $0 += 1 } }
 
-        var snapshots: [BuildProgress.Snapshot] { lock.withLock { recorded } }
-        var finished: Int { lock.withLock { finishes } }
+        var snapshots: [BuildProgress.Snapshot] { recorded.withLock { $0 } }
+        var finished: Int { finishes.withLock { $0 } }
     }
 
     @Test("the line's text: counts with thousands separated, totals alone for writing and validating")

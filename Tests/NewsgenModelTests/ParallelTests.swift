@@ -7,14 +7,12 @@ import Testing
 @Suite("Parallel.map")
 struct ParallelTests {
     /// Counts the transforms running at once, and the most ever seen.
-    final class Gauge: @unchecked Sendable {
-        private let lock = NSLock()
-        private var running = 0
-        private var highest = 0
+    final class Gauge: Sendable {
+        private let counts = Mutex((running: 0, highest: 0))
 
-        func enter() { lock.withLock { running += 1; highest = max(highest, running) } }
-        func leave() { lock.withLock { running -= 1 } }
-        var peak: Int { lock.withLock { highest } }
+        func enter() { counts.withLock { $0.running += 1; $0.highest = max($0.highest, $0.running) } }
+        func leave() { counts.withLock { $0.running -= 1 } }
+        var peak: Int { counts.withLock { $0.highest } }
     }
 
     @Test("results come back in the items' order, however long each takes")

@@ -118,6 +118,22 @@ struct SQLiteStoreTests {
         #expect([statistics.articles, statistics.sources, statistics.saved] as [Int] == [2, 2, 1])
     }
 
+    @Test("tags of any characters are written as JSONEncoder writes them and read back as they were")
+    func tagsRoundTrip() async throws {
+        let tags = ["World", "", "Économie", "科技", "Space 🚀", "a/b", "say \"hi\"", "back\\slash", "line\nbreak", "tab\t",
+                    "\u{0}", "\u{1F}", "del\u{7F}", "\u{2028}sep", "\u{FEFF}bom", "[\"x\",\"y\"]", ",", "]"]
+        let lists = [[]] + tags.map { [$0] } + [tags]
+        let articles = lists.enumerated().map { index, list in
+            Article(id: "https://example.com/\(index)", sourceID: "world", title: "Story \(index)", url: "https://example.com/\(index)",
+                    categories: list)
+        }
+        let store = try open()
+        try await store.recordSuccess(of: "world", content: SourceContent(format: .rss2, articles: articles), at: Self.first)
+        #expect(try await store.articles(of: "world").map(\.categories) == lists)
+        let texts = try raw { db in try String.fetchAll(db, sql: "SELECT categories FROM article ORDER BY rowid") }
+        #expect(texts == lists.map { String(decoding: try! JSONEncoder().encode($0), as: UTF8.self) })
+    }
+
     @Test("what the store writes is what earlier versions read: seconds since 1970 and JSON text")
     func writesEarlierFormat() async throws {
         let store = try open()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import NewsgenModel
 import NewsgenConfig
 import NewsgenFetch
@@ -81,56 +82,55 @@ struct BudgetedProvider: SourceProvider {
 /// batch's shared request does not stop when cancelled, so the budget could not cut it off.
 enum Race {
     static func first<T: Sendable>(_ one: @escaping @Sendable () async -> T, or other: @escaping @Sendable () async -> T) async -> T {
-        let slot = Slot<T>()
+        let race = Runners<T>()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                slot.arm(continuation)
-                let tasks = [Task { slot.finish(await one()) }, Task { slot.finish(await other()) }]
-                slot.onFinish { tasks.forEach { $0.cancel() } }
+                race.run([one, other], resuming: continuation)
             }
         } onCancel: {
-            slot.cancelAll()
+            race.cancel()
         }
     }
 
-    /// Resumes the continuation once, with the first value, then cancels both tasks.
-    private final class Slot<T: Sendable>: @unchecked Sendable {
-        private let lock = NSLock()
-        private var continuation: CheckedContinuation<T, Never>?
-        private var finished = false
-        private var cancel: (@Sendable () -> Void)?
-        private var cancelRequested = false
-
-        func arm(_ continuation: CheckedContinuation<T, Never>) {
-            lock.withLock { self.continuation = continuation }
+    /// The racing tasks: the first value resumes the continuation, once, and cancels them all.
+    private final class Runners<T: Sendable>: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<T, Never>?
+            var tasks: [Task<Void, Never>] = []
+            var finished = false
+            var cancelled = false
         }
 
-        func onFinish(_ cancel: @escaping @Sendable () -> Void) {
-            let now = lock.withLock { () -> Bool in
-                if finished || cancelRequested { return true }
-                self.cancel = cancel
-                return false
+        private let state = Mutex(State())
+
+        func run(_ operations: [@Sendable () async -> T], resuming continuation: CheckedContinuation<T, Never>) {
+            state.withLock { $0.continuation = continuation }
+            let tasks = operations.map { operation in Task { self.finish(await operation()) } }
+            let cancelNow = state.withLock { state in
+                state.tasks = tasks
+                return state.finished || state.cancelled
             }
-            if now { cancel() }
+            if cancelNow { tasks.forEach { $0.cancel() } }
         }
 
-        func finish(_ value: T) {
-            let (continuation, cancel) = lock.withLock { () -> (CheckedContinuation<T, Never>?, (@Sendable () -> Void)?) in
-                guard !finished else { return (nil, nil) }
-                finished = true
-                defer { self.continuation = nil; self.cancel = nil }
-                return (self.continuation, self.cancel)
+        private func finish(_ value: T) {
+            let (continuation, tasks) = state.withLock { state -> (CheckedContinuation<T, Never>?, [Task<Void, Never>]) in
+                guard !state.finished else { return (nil, []) }
+                state.finished = true
+                defer { (state.continuation, state.tasks) = (nil, []) }
+                return (state.continuation, state.tasks)
             }
             continuation?.resume(returning: value)
-            cancel?()
+            tasks.forEach { $0.cancel() }
         }
 
-        func cancelAll() {
-            let cancel = lock.withLock { () -> (@Sendable () -> Void)? in
-                cancelRequested = true
-                return self.cancel
+        /// The caller was cancelled: so are the tasks, whose first value then ends the race.
+        func cancel() {
+            let tasks = state.withLock { state in
+                state.cancelled = true
+                return state.tasks
             }
-            cancel?()
+            tasks.forEach { $0.cancel() }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Logging
 import NewsgenModel
 import NewsgenConfig
@@ -20,8 +21,8 @@ struct FetchStage: Sendable {
 
     func run() async -> [SourceReport] {
         // Every request carries its source's deadline, and the whole stage the fetch budget:
-        // sources still pending when it ends are shown from the cache ("stopped by the 120 s
-        // fetch budget"). A slow host holds at most FetchLimits.perHost of the slots.
+        // sources still pending when it ends are shown from the cache. A slow host holds at most
+        // FetchLimits.perHost of the slots.
         let budget = FetchBudget(seconds: config.fetchBudgetSeconds)
         let stage = {
             var stage = self
@@ -30,8 +31,7 @@ struct FetchStage: Sendable {
         }()
         let skipped = SkippedSources()
         let newsapi = config.newsapi
-        // The sources' states are read at once, and their 304s recorded at once after: a cron
-        // run in which nothing changed made two hundred trips to the cache's queues for them.
+        // The sources' states are read at once, and their 304s recorded at once after.
         let ids = config.sources.map(\.id)
         let states = await storeCall("the fetch state of \(ids.count) sources") { try await store.states(of: ids) } ?? [:]
         let unchanged = UnchangedSources()
@@ -185,7 +185,7 @@ struct FetchStage: Sendable {
             switch try await handler.fetch(request) {
             case .fetched(let content):
                 // Each story is stored with its digests: made here, beside the other sources'
-                // fetches, rather than by the cache's one writer, one story after another.
+                // fetches, rather than by the cache's one writer.
                 for article in content.articles { _ = Fingerprint.articleDigester.digests(of: article) }
                 if let record { await record(content) } else { await self.record(content, of: source) }
                 logger.debug("source \"\(source.id)\": \(content.articles.count) articles")
@@ -274,30 +274,28 @@ actor OrderedWrites {
 
 /// The sources whose lists did not change (a 304, or a local file as it was), collected across
 /// the fetch tasks and recorded in one write.
-final class UnchangedSources: @unchecked Sendable {
-    private let lock = NSLock()
-    private var unchanged: [String] = []
+final class UnchangedSources: Sendable {
+    private let unchanged = Mutex<[String]>([])
 
     func add(_ id: String) {
-        lock.withLock { unchanged.append(id) }
+        unchanged.withLock { $0.append(id) }
     }
 
     /// The ids, sorted: the order the tasks ended in is no order.
-    var ids: [String] { lock.withLock { unchanged }.sorted() }
+    var ids: [String] { unchanged.withLock { $0 }.sorted() }
 }
 
 /// The sources skipped because their provider could not work, collected across the fetch tasks.
-final class SkippedSources: @unchecked Sendable {
-    private let lock = NSLock()
-    private var skipped: [(id: String, reason: ProviderUnavailable)] = []
+final class SkippedSources: Sendable {
+    private let skipped = Mutex<[(id: String, reason: ProviderUnavailable)]>([])
 
     func add(_ id: String, _ reason: ProviderUnavailable) {
-        lock.withLock { skipped.append((id, reason)) }
+        skipped.withLock { $0.append((id, reason)) }
     }
 
     /// One line per reason, the ids in config order: "NEWS_API_KEY is not set; skipping 3 NewsAPI sources: a, b, c".
     func warnings(order: [String]) -> [String] {
-        let all = lock.withLock { skipped }
+        let all = skipped.withLock { $0 }
         var groups: [(reason: ProviderUnavailable, ids: [String])] = []
         for id in order {
             guard let reason = all.first(where: { $0.id == id })?.reason else { continue }

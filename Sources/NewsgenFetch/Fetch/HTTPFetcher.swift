@@ -102,9 +102,8 @@ public struct HTTPFetcher: Sendable {
             decompression: .enabled(limit: .size(maximumBytes))
         )
         configuration.httpVersion = .automatic
-        // AsyncHTTPClient would otherwise retry a failed connect on its own, every 0.1 s and
-        // growing, until the connect timeout: a closed port cost 10 s and ~7 connects per attempt.
-        // RetryPolicy is the one place that retries (three attempts, 1 s and 2 s apart).
+        // AsyncHTTPClient would otherwise retry a failed connect on its own until the connect
+        // timeout: RetryPolicy is the one place that retries.
         configuration.connectionPool.retryConnectionEstablishment = false
         // Requests beyond these wait in the pool (their deadline running): one slow host holds
         // two connections, never the whole fetch stage's.

@@ -61,7 +61,7 @@ package struct NewsAPIProvider: SourceProvider {
 
     /// NewsAPI knows two-letter languages: "pt-BR" is asked for as "pt", by `LanguageTag`'s rule.
     /// The callers pass only tags it accepts (site.json and `--language` are checked); anything
-    /// else is passed on whole and lowercased (the old fallback for a tag without a `-`).
+    /// else is passed on whole and lowercased.
     static func newsAPILanguage(_ tag: String) -> String {
         LanguageTag.primaryLanguage(of: tag) ?? tag.lowercased()
     }

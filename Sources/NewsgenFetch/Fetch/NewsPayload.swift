@@ -109,7 +109,7 @@ struct NewsPayload: Sendable, Decodable {
                         items.append(item)
                     } else if (try? list.decode(LooseValue.self)) == nil {
                         // Nothing decodes this element, so the list cannot move past it: stop
-                        // here rather than loop for ever (found by the news-json fuzz target).
+                        // here rather than loop for ever.
                         break
                     }
                 }
@@ -147,8 +147,7 @@ struct NewsPayload: Sendable, Decodable {
 /// Any JSON value, decoded only to step over it.
 private struct LooseValue: Decodable {
     /// Never fails: the loops above skip an element by decoding it as this, and an element that
-    /// failed (a number beyond Double, such as 1e999) would leave the list where it was, for ever
-    /// (found by the news-json fuzz target).
+    /// failed (a number beyond Double, such as 1e999) would leave the list where it was, for ever.
     init(from decoder: Decoder) {
         guard let container = try? decoder.singleValueContainer() else { return }
         if container.decodeNil() { return }

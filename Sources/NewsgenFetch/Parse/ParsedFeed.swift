@@ -48,7 +48,7 @@ struct FeedItem: Sendable {
     var title: FeedText?
     var summary: FeedText?
     var content: FeedText?
-    /// An image the content's own markup names (kept from before `FeedText` held XHTML).
+    /// An image the content's own markup names.
     var contentImage: String?
     var author: String?
     var link: String?

@@ -44,8 +44,7 @@ enum RSSReader {
         children.first { $0.name == name && $0.namespace == namespace }
     }
 
-    /// An item's fields. Its children are listed once and every field is looked for among them:
-    /// listing them for each field was most of reading a feed.
+    /// An item's fields. Its children are listed once and every field is looked for among them.
     private static func readItem(_ item: XMLElement, channelAuthor: String?) -> FeedItem {
         let children = item.children
         var entry = FeedItem()

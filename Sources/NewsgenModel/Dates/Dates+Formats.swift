@@ -17,8 +17,7 @@ extension Dates {
     }
 
     /// The day of `date` in UTC as `rfc3339` writes it, e.g. `2026-11-20`: its first ten
-    /// characters, without the time of day made only to be dropped (the archive's days and
-    /// search.json name ten thousand of them).
+    /// characters, without the time of day made only to be dropped.
     package static func rfc3339Day(_ date: Date) -> String {
         var out = ASCIIWriter(capacity: 10)
         out.day(UTCFields(date))
