@@ -188,34 +188,3 @@ private final class WorkQueue<R: Sendable>: Sendable {
         state.withLock { $0.results.compactMap { $0 } }
     }
 }
-
-/// A value made on a thread of its own, started at once; `value` waits for it. For work that
-/// runs beside the stages of a build and is needed only at some later point (a thread of its
-/// own, not a task: whoever waits for it may be holding one of the cores' threads).
-///
-/// `result` is read and written only under `condition`. To be removed with its last users
-/// (Build, StagingWriter, OpeningStore).
-package final class Background<Value: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var result: Value?
-
-    package init(_ make: @escaping @Sendable () -> Value) {
-        Thread.detachNewThread { [self] in
-            let made = make()
-            condition.withLock {
-                result = made
-                condition.broadcast()
-            }
-        }
-    }
-
-    /// The value, once made.
-    package var value: Value {
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if let result { return result }
-            condition.wait()
-        }
-    }
-}

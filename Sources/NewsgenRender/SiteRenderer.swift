@@ -226,9 +226,6 @@ package struct SiteRenderer {
     /// each file's links as it is made) before the first file is rendered.
     package struct Plan: Sendable {
         fileprivate var jobs: [Job]
-        /// The path of the last page: jobs run about in order, and after the pages come the
-        /// feeds and small files, slow to check and quick to write (a writer has time to spare).
-        package var lastPage: String?
 
         /// Every path the site will have, rendered or carried.
         package var paths: [String] { jobs.map(\.path) }
@@ -361,7 +358,7 @@ package struct SiteRenderer {
         for file in content.staticFiles {
             jobs.append(Job(file: file.path, carrying: known[file.path]) { file.data })
         }
-        return Plan(jobs: jobs, lastPage: pages.last.map(SitePaths.file(forPage:)))
+        return Plan(jobs: jobs)
     }
 
     /// Whether a file of about `bytes` is among a site's largest, which are made one at a time

@@ -117,17 +117,11 @@ public protocol ArticleStore: Sendable {
     /// Told that nothing more is written for now: a store that keeps a log beside its file may
     /// start putting it into the file, so that closing it has less left to do. Returns at once.
     func settle()
-    /// Waits until the store can be used, or throws why it cannot: a store that opens on a thread
-    /// of its own (`OpeningStore`) while a build's first stages run.
-    func ready() async throws(StoreError)
 }
 
 extension ArticleStore {
     /// Nothing to settle: a store without a log.
     public func settle() {}
-
-    /// Ready at once: a store made ready to use.
-    public func ready() async throws(StoreError) {}
 
     public func state(of sourceID: String) async throws(StoreError) -> SourceState? {
         try await states(of: [sourceID])[sourceID]

@@ -100,20 +100,6 @@ struct ParallelTests {
         #expect(first == [1, 2, 3] && second == ["a": [4]])
     }
 
-    @Test("Background makes its value once, on a thread of its own, and value waits for it")
-    func background() {
-        let made = Mutex(0)
-        let caller = pthread_self()
-        let slow = Background { () -> Int? in
-            Thread.sleep(forTimeInterval: 0.05)
-            made.withLock { $0 += 1 }
-            return pthread_equal(pthread_self(), caller) != 0 ? nil : 7
-        }
-        #expect(slow.value == 7)
-        #expect(slow.value == 7)
-        #expect(made.withLock { $0 } == 1)
-    }
-
     @Test("inParts applies its body to parts of the items, each item once, and joins the results in order, whatever the count")
     func inParts() {
         for count in [0, 1, 2, 7, 8, 9, 15, 1_000] {
