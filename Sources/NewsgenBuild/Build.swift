@@ -14,33 +14,27 @@ public struct BuildReport: Sendable {
     public var filesUnchanged: Int
     /// Files the published site already had as this build would make them: linked, not rendered.
     public var filesCarried: Int = 0
-    /// Whether the build swapped a new site in; `false` when the output already held the site
-    /// it would have published, which it then left as it was.
+    /// Whether the build swapped a new site in; `false` when the output already held it and was left as it was.
     public var published = true
     /// Each stage with its duration in seconds, in order.
     public var timings: [(stage: BuildStage, seconds: Double)]
 
-    /// The time of all stages, in seconds.
     public var totalSeconds: Double { timings.reduce(0) { $0 + $1.seconds } }
 
-    /// The time the checks of the rendered files took while rendering, summed over the cores
-    /// they ran on (they overlap rendering and writing, so no stage's time shows them).
+    /// The time the checks of rendered files took, summed over cores (they overlap rendering, so no stage shows them).
     public var checkingSeconds: Double = 0
 
-    /// What validating the site cost: the checks made while rendering (summed over the cores)
-    /// and the validate stage's own time.
+    /// What validating cost: the checks made while rendering (summed over cores) plus the validate stage's own time.
     public var validationSeconds: Double {
         checkingSeconds + (timings.first { $0.stage == .validate }?.seconds ?? 0)
     }
 
-    /// The exit status of the contract: 0 when every source is fresh, 3 when one was served
-    /// from the cache after failing or could not be shown.
+    /// The exit status: 0 when every source is fresh, 3 when one was served from the cache after failing or not shown.
     public var exitStatus: Int32 { sources.allSatisfy(\.isFresh) ? 0 : 3 }
 }
 
-/// The pipeline of DESIGN.md: load templates, fetch, store, merge saved lists, render, write,
-/// validate, publish, each a `BuildStep` run by one `StageClock`. (Loading the configuration
-/// happens before: `SiteConfig.load`.)
+/// The pipeline of DESIGN.md: load templates, fetch, store, merge saved lists, render, write, validate, publish, each a
+/// `BuildStep` run by one `StageClock`. The configuration is loaded before (`SiteConfig.load`).
 public struct Build: Sendable {
     public struct Options: Sendable {
         /// Make no request; build from the cache (and local files) alone.
@@ -65,8 +59,8 @@ public struct Build: Sendable {
     /// NewsAPI's list of sources for the Sources tab; `nil` for none.
     public var catalog: NewsAPICatalog?
     public var store: any ArticleStore
-    /// Where the record of what was published is kept (`Manifest.location(cache:)`), so that the
-    /// next build carries unchanged files over (`PublishedRecord`); `nil` renders every file every time.
+    /// Where the record of what was published is kept (`Manifest.location(cache:)`), so the next build carries unchanged
+    /// files over; `nil` renders every file every time.
     public var manifest: URL?
     public var now: @Sendable () -> Date
     public var logger: Logger
@@ -141,16 +135,14 @@ public struct Build: Sendable {
                            checkingSeconds: rendered.checkSeconds)
     }
 
-    /// Refuses before any work an output that is not a folder of its own that newsgen may
-    /// replace; the static files to publish.
+    /// Refuses, before any work, an output newsgen may not replace; returns the static files to publish.
     private func checkOutput(_ publisher: Publisher) throws(BuildError) -> [StaticFile] {
         do { try config.checkOutputOverlaps() } catch { throw BuildError(.config(error)) }
         do { try publisher.checkReplaceable() } catch { throw BuildError(.publish(error)) }
         do { return try config.staticFiles() } catch { throw BuildError(.config(error)) }
     }
 
-    /// The writer of this build's staging folder: the previous site renamed (`reused`), pruned
-    /// from its record, when there is one; else a new folder.
+    /// The writer of this build's staging folder: the previous site (`reused`, pruned from its record) or a new folder.
     private func stagingWriter(_ publisher: Publisher, record: URL?) throws(BuildError) -> (StagingWriter, reused: Bool) {
         let staging: Publisher.Staging
         do { staging = try publisher.makeStaging(reusingPrevious: true) } catch { throw BuildError(.publish(error)) }

@@ -6,9 +6,8 @@ import NewsgenRender
 import NewsgenStore
 
 extension Build {
-    /// One build with the real parts wired together, as `newsgen build` and `serve` run it: the
-    /// lock beside the cache (waiting for another build only with `waitForLock`), the SQLite
-    /// cache, HTTP clients (none under `--offline`), every provider and NewsAPI's list of sources.
+    /// One build wired with the real parts, as `newsgen build` and `serve` run it: the lock (waiting only with
+    /// `waitForLock`), the SQLite cache, HTTP clients (none under `--offline`), every provider and NewsAPI's source list.
     /// The clients are shut down and the lock released before it returns.
     public static func runStandard(
         config: SiteConfig, options: Options, waitForLock: Bool, logger: Logger

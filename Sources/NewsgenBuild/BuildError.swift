@@ -3,8 +3,7 @@ public import NewsgenStore
 public import NewsgenRender
 public import NewsgenValidate
 
-/// Why a build published nothing, and at which stage. Reads as the reason's own line(s),
-/// naming the file, key or source; the stage is for callers and tests, not the sentence.
+/// Why a build published nothing, and at which stage. Reads as the reason's own line(s), naming the file, key or source.
 public struct BuildError: Error, Sendable, CustomStringConvertible {
     public enum Reason: Sendable {
         case config(ConfigError)
@@ -15,8 +14,7 @@ public struct BuildError: Error, Sendable, CustomStringConvertible {
         case store(StoreError)
     }
 
-    /// The stage that failed; `nil` for the checks before any stage runs (the output's place,
-    /// the lock, opening the cache).
+    /// The stage that failed; `nil` for the checks before any stage (the output's place, the lock, opening the cache).
     public var stage: BuildStage?
     public var reason: Reason
 
@@ -41,8 +39,8 @@ public struct BuildError: Error, Sendable, CustomStringConvertible {
 }
 
 extension BuildError {
-    /// A failed validation: each distinct problem once (with how often it recurs), up to
-    /// `problemsShown`, then how many more, then the summary.
+    /// A failed validation: each distinct problem once (with its count), up to `problemsShown`, then how many more, then
+    /// the summary.
     static func describe(_ report: ValidationReport) -> String {
         let groups = report.grouped
         var lines = groups.prefix(problemsShown).map { group in

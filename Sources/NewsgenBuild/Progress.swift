@@ -1,24 +1,21 @@
 import Foundation
 import Synchronization
 
-/// A display of how far a build is (the one updating line `newsgen build` shows on a terminal).
-/// Called from the build's tasks as items finish, so it must be thread-safe and cheap: it may
-/// drop updates (redraw ten times a second, say), but not the first of a phase.
+/// A display of how far a build is (the updating line `newsgen build` shows on a terminal). Called from the build's tasks,
+/// so it must be thread-safe and cheap: it may drop updates, but not the first of a phase.
 package protocol ProgressReporter: Sendable {
     func update(_ progress: BuildProgress.Snapshot)
     /// The build has ended, published or not: take the display away.
     func finish()
 }
 
-/// Counts what a build has done in its current phase and passes each new count to a
-/// `ProgressReporter`. The stages call it once per finished item (a source fetched, a file
-/// rendered); a build without one (under cron, in tests) pays nothing.
+/// Counts what a build has done in its current phase and passes each new count to a `ProgressReporter`, once per finished
+/// item; a build without one (cron, tests) pays nothing.
 package final class BuildProgress: Sendable {
     /// The parts of a build worth a count, named as the line shows them.
     package enum Phase: String, Sendable {
         case fetching, rendering, writing, validating
 
-        /// What is counted.
         package var unit: String { self == .fetching ? "sources" : "files" }
         /// Whether items are counted as they finish; writing and validating only say how many.
         package var countsItems: Bool { self == .fetching || self == .rendering }
@@ -36,8 +33,7 @@ package final class BuildProgress: Sendable {
             self.total = total
         }
 
-        /// The line a terminal shows: `fetching 37/100 sources`, `rendering 4,200/10,600 files`,
-        /// `validating 10,600 files`.
+        /// The line a terminal shows: `fetching 37/100 sources`, `rendering 4,200/10,600 files`, `validating 10,600 files`.
         package var text: String {
             let total = Self.grouped(total)
             guard phase.countsItems else { return "\(phase.rawValue) \(total) \(phase.unit)" }
@@ -74,8 +70,7 @@ package final class BuildProgress: Sendable {
         }
     }
 
-    /// One more item of `phase` is done; `total` is the phase's count when the caller is the one
-    /// that knows it (the renderer's list of files). An item of a phase that has ended is ignored.
+    /// One more item of `phase` is done; `total` when the caller is the one that knows it. Items of an ended phase are ignored.
     package func advance(_ phase: Phase, total: Int? = nil) {
         current.withLock { current in
             guard var snapshot = current, snapshot.phase == phase else { return }
@@ -87,7 +82,6 @@ package final class BuildProgress: Sendable {
         }
     }
 
-    /// The build has ended: the display goes away.
     package func finish() {
         current.withLock { current in
             current = nil

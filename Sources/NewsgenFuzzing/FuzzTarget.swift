@@ -4,15 +4,11 @@ import NewsgenFetch
 import NewsgenModel
 import NewsgenXML
 
-/// The readers of untrusted bytes that the fuzz targets in Fuzz/ drive, one case each.
-///
-/// Each entry runs one input through the code a build runs on it, and checks what must hold for
-/// every input; a crash, a hang or a failed check is a bug. The regression tests run the kept
-/// inputs (Fuzz/Regressions/<target>/) through the same entries, so a fixed bug stays fixed
-/// in the ordinary `swift test`.
+/// The readers of untrusted bytes that the fuzz targets in Fuzz/ drive. Each entry runs one input through the code a build
+/// runs on it and checks what must hold for every input; a crash, hang or failed check is a bug. The regression tests run
+/// the kept inputs (Fuzz/Regressions/<target>/) through the same entries.
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    /// RSS 2.0, RSS 1.0, Atom 1.0 and JSON Feed, read as a local feed source is: parse, then
-    /// the articles a page shows (summaries through HTMLText, dates, links).
+    /// RSS 2.0, RSS 1.0, Atom 1.0 and JSON Feed, read as a local feed source is, then the articles a page shows.
     case feed
     /// The `news` / NewsAPI JSON payload, read as a local `json` source is.
     case newsJSON = "news-json"
@@ -44,8 +40,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         return folder
     }()
 
-    /// Runs one input on this thread, for libFuzzer's synchronous entry point (never call it
-    /// from a task: it blocks its thread until the work, run on Swift's pool, is done).
+    /// Runs one input on this thread, for libFuzzer's synchronous entry point; never call it from a task (it blocks its
+    /// thread until the work, run on Swift's pool, is done).
     public func runBlocking(_ data: Data) -> String? {
         let done = DispatchSemaphore(value: 0)
         let box = Box()
@@ -104,9 +100,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         _ = HTMLText.firstImageSource(inHTML: html)
         // The sanitizer, as article pages use it on full text: what it keeps never scripts.
         if let clean = HTMLSanitizer.sanitize(html: html, base: "https://example.com/feed/") {
-            // Its output is well-formed XML; in it, no element that runs or embeds anything, no
-            // event handler, and no URL that is not http(s). (Text may say `href="javascript:`:
-            // it is escaped text, not an attribute.)
+            // Well-formed XML with no element that runs or embeds anything, no event handler, no non-http(s) URL.
+            // (Text may say `href="javascript:`: it is escaped text, not an attribute.)
             let wrapped = Data("<div>\(clean)</div>".utf8)
             // Held to no cap: the output of an input within the caps is what is checked.
             let unlimited = DocumentLimits(elements: .max, attributesPerElement: .max, expansionFloor: .max, expansionCeiling: .max)

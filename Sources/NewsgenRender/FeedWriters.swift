@@ -12,17 +12,14 @@ struct FeedList: Sendable {
 
     var title: String
     var description: String
-    /// The page the feed belongs to, relative to the site root.
     var pagePath: String
     /// The feed's path without extension, relative to the site root.
     var feedPath: String
     var entries: [Entry]
-    /// The newest time the feed shows (its entries' dates, and when saved entries were saved);
-    /// `nil` when it shows none. Feeds carry no build time, so an unchanged feed keeps its bytes.
+    /// The newest time the feed shows; `nil` when none. Feeds carry no build time, so an unchanged feed keeps its bytes.
     var updated: Date?
 }
 
-/// What every feed writer needs to know about the site.
 struct FeedContext: Sendable {
     var baseURL: URL
     var language: String
@@ -55,9 +52,8 @@ enum RSSWriter {
         xml.element("link", context.absolute(list.pagePath))
         xml.element("description", list.description.isEmpty ? list.title : list.description)
         xml.element("language", context.language)
-        // The newest article's date, not the build's, so that a feed whose articles did not
-        // change is byte for byte the same and keeps its modification time. lastBuildDate is
-        // optional: a feed with no date at all has none.
+        // The newest article's date, not the build's, so an unchanged feed keeps its bytes and mtime; a feed with no date
+        // has no lastBuildDate.
         xml.element("lastBuildDate", list.updated.map(Dates.rfc822))
         xml.element("generator", "newsgen \(NewsgenVersion.string)")
         xml.empty("atom:link", [
@@ -89,15 +85,13 @@ enum RSSWriter {
 enum AtomWriter {
     static func write(_ list: FeedList, context: FeedContext) -> String {
         var xml = XMLWriter()
-        // Dublin Core names the outlets, when an entry has one.
         let namesOutlets = list.entries.contains { $0.article.outlet != nil }
         xml.open("feed", ["xmlns": Namespace.atom, "xmlns:dc": namesOutlets ? Namespace.dublinCore : nil, "xml:lang": context.language])
         xml.element("title", list.title)
         if !list.description.isEmpty { xml.element("subtitle", list.description) }
         let selfURL = context.absolute(list.feedPath + ".atom")
         xml.element("id", selfURL)
-        // Atom requires a time; a feed that shows none has never changed, so it gets the epoch
-        // rather than the clock, which would give it new bytes on every build.
+        // Atom requires a time; a feed showing none gets the epoch, not the clock, which would change its bytes every build.
         let newest = list.updated ?? Date(timeIntervalSince1970: 0)
         xml.element("updated", Dates.rfc3339(newest))
         xml.empty("link", ["rel": "self", "type": FeedKind.atom.mediaType, "href": selfURL])
@@ -120,9 +114,8 @@ enum AtomWriter {
                 xml.element("name", author)
                 xml.close()
             }
-            // The outlet, as RSS names it. Not an atom:source: that describes the feed the entry
-            // was copied from, by the id, title and time RFC 4287 §4.2.11 asks for, and an
-            // outlet is known by its name alone.
+            // The outlet, as RSS names it. Not an atom:source, which needs the id, title and time of a feed
+            // (RFC 4287 §4.2.11); an outlet is known by its name alone.
             xml.element("dc:publisher", article.outlet)
             if !article.summary.isEmpty { xml.element("summary", article.summary, ["type": "text"]) }
             xml.element("content", article.content, ["type": "html"])
@@ -152,7 +145,6 @@ enum JSONFeedWriter {
     static func write(_ list: FeedList, context: FeedContext) -> String {
         var json = PrettyJSON(capacity: 1024 + list.entries.count * 1024)
         json.openObject()
-        // Members in sorted order, as `.sortedKeys` puts them.
         if !list.description.isEmpty { json.member("description", list.description) }
         json.member("feed_url", context.absolute(list.feedPath + ".json"))
         json.member("home_page_url", context.absolute(list.pagePath))
@@ -173,8 +165,7 @@ enum JSONFeedWriter {
     private static func item(_ entry: FeedList.Entry, context: FeedContext, into json: inout PrettyJSON) {
         let article = entry.article
         json.openObject()
-        // An extension (JSON Feed 1.1 allows `_`-prefixed objects): the outlet that published
-        // the story, as RSS's and Atom's `dc:publisher` name it.
+        // A JSON Feed 1.1 `_` extension: the outlet, as RSS's and Atom's `dc:publisher` name it.
         if let outlet = article.outlet {
             json.key("_outlet")
             json.openObject()
@@ -190,7 +181,6 @@ enum JSONFeedWriter {
             json.closeObject()
             json.closeArray()
         }
-        // The sanitized full text, when the source carried one.
         if let content = article.content { json.member("content_html", content) }
         json.member("content_text", article.summary.isEmpty ? article.title : article.summary)
         if let published = article.published { json.member("date_published", Dates.rfc3339(published)) }
@@ -212,9 +202,8 @@ enum JSONFeedWriter {
     }
 }
 
-/// JSON with `JSONEncoder`'s `.prettyPrinted` layout: each member and element on a line of its
-/// own, indented two spaces a level, `"name" : value`; an empty array or object as `[\n\n]`.
-/// The caller writes members in the order they are to appear.
+/// JSON in `JSONEncoder`'s `.prettyPrinted` layout (one member or element a line, two-space indent, `"name" : value`,
+/// an empty array or object as `[\n\n]`). The caller writes members in the order they are to appear.
 struct PrettyJSON: ~Copyable {
     private var bytes: JSONBytes
     private var level = 0
@@ -230,7 +219,6 @@ struct PrettyJSON: ~Copyable {
     mutating func openArray() { open("[") }
     mutating func closeArray() { close("]") }
 
-    /// `"name" : `, on a new line.
     mutating func key(_ name: StaticString) {
         nextElement()
         bytes.append("\"")
@@ -238,13 +226,11 @@ struct PrettyJSON: ~Copyable {
         bytes.append("\" : ")
     }
 
-    /// `"name" : "value"`, on a new line.
     mutating func member(_ name: StaticString, _ value: String) {
         key(name)
         bytes.string(value)
     }
 
-    /// The new line an element of an array starts on.
     mutating func nextElement() {
         bytes.append(isEmpty ? "\n" : ",\n")
         isEmpty = false
@@ -313,8 +299,7 @@ enum OPMLWriter {
 /// sitemap.xml (sitemaps.org 0.9) listing every page; past `urlLimit` pages, a sitemap index
 /// in sitemap.xml and the pages in sitemaps/<n>.xml, as the protocol requires.
 package enum SitemapWriter {
-    /// The most URLs one sitemap may list (sitemaps.org). At about 150 bytes a URL, 50,000
-    /// stay far below the protocol's other limit of 50 MB a file.
+    /// The most URLs one sitemap may list (sitemaps.org); well below the protocol's 50 MB per-file limit too.
     package static let urlLimit = 50_000
     static let namespace = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
@@ -337,12 +322,10 @@ package enum SitemapWriter {
             + [File(path: SitePaths.sitemap, body: .index(parts: parts.count))]
     }
 
-    /// The file's bytes, as `XMLWriter` would write them, written straight into one block of
-    /// their size (`size(of:context:)`) that becomes the `Data` without a copy (`OutputBuffer`).
+    /// The file's bytes as `XMLWriter` would write them, straight into one block of their size (`OutputBuffer`).
     static func bytes(_ file: File, context: FeedContext) -> Data {
         switch file.body {
         case .urls(let pages):
-            // The base once, not asked of the URL for each page.
             let base = base(of: context)
             var xml = OutputBuffer(capacity: size(of: pages, base: base))
             xml.append(urlsetStart)
@@ -375,9 +358,8 @@ package enum SitemapWriter {
         XMLWriter.escape(context.absolute(""), quotes: false)
     }
 
-    /// The bytes of the sitemap of `pages` on the site of `context`, when no page's path needs
-    /// escaping (a site's paths are slugs): its buffer is made at that size once, and the build
-    /// tells its largest files by it.
+    /// The sitemap of `pages` when no path needs escaping (a site's paths are slugs), in a buffer made at its size once;
+    /// the build tells its largest files by it.
     static func size(of pages: [String], context: FeedContext) -> Int {
         size(of: pages, base: base(of: context))
     }

@@ -2,23 +2,15 @@ package import Foundation
 package import NewsgenModel
 import Crypto
 
-/// A SHA-256 digest that names what a file of the site was made from, or its bytes.
-///
-/// An incremental build compares a page's fingerprint with the one recorded when the page was
-/// published: equal means the published file is what rendering would give again, so it is
-/// carried over instead of rendered, written and validated. A page's fingerprint covers
-/// everything its bytes depend on: newsgen's version, the theme, the template's name and the
-/// values the template is given.
-///
-/// The 32 bytes are held in the value itself, not in a string; `hex` spells them out for the
-/// manifest's text.
+/// A SHA-256 digest that names what a file of the site was made from, or its bytes. Equal to the one recorded at publish
+/// means the published file is what rendering would give, so it is carried over. A page's fingerprint covers everything
+/// its bytes depend on: newsgen's version, the theme, the template's name and its values. `hex` spells it for the manifest.
 package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
     private var first: UInt64
     private var second: UInt64
     private var third: UInt64
     private var fourth: UInt64
 
-    /// The digest's 32 bytes, in order.
     private init(digest: SHA256.Digest) {
         var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &words) { raw in
@@ -54,7 +46,7 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
         (first, second, third, fourth) = words
     }
 
-    /// Each byte's value as a lowercase hexadecimal digit, or 0x80 for a byte that is not one.
+    /// Each byte's value as a lowercase hexadecimal digit, or 0x80 for any other byte.
     private static let nibbles: [UInt8] = (0...255).map { byte in
         switch UInt8(byte) {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
@@ -70,17 +62,14 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
         self = fingerprint
     }
 
-    /// The four words the 32 bytes make, in order.
     var words: SIMD4<UInt64> { SIMD4(first, second, third, fourth) }
 
-    /// Lowercase hexadecimal, 64 characters.
     package var hex: String {
         var bytes: [UInt8] = []
         appendHex(to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `hex`'s bytes to `bytes`.
     package func appendHex(to bytes: inout [UInt8]) {
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: 64))
@@ -94,25 +83,20 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
 
     package var description: String { hex }
 
-    /// The digest of some bytes.
     package static func of(_ data: Data) -> Fingerprint {
         var hasher = Hasher()
         hasher.add(data)
         return hasher.finish()
     }
 
-    /// Feeds values into one SHA-256, each with a tag and its length, so that different
-    /// sequences of values can never produce the same stream of bytes.
-    ///
-    /// Small values are gathered in a buffer held in the hasher and handed to SHA-256 a buffer
-    /// at a time.
+    /// Feeds values into one SHA-256, each with a tag and its length, so different sequences of values can never produce
+    /// the same stream of bytes.
     package struct Hasher {
         private var sha = SHA256()
         private var pending = Pending()
         private var pendingCount = 0
 
-        /// 256 bytes, held in the value: copying a hasher (a base fed once and finished by each
-        /// page) allocates nothing.
+        /// 256 bytes held in the value, so copying a hasher (a base fed once, finished by each page) allocates nothing.
         private struct Pending {
             static let capacity = 256
             var bytes: (SIMD64<UInt8>, SIMD64<UInt8>, SIMD64<UInt8>, SIMD64<UInt8>) = (.zero, .zero, .zero, .zero)
@@ -120,7 +104,6 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
 
         package init() {}
 
-        /// Feeds `bytes` into the digest, through the buffer when they fit in it.
         private mutating func feed(_ bytes: UnsafeRawBufferPointer) {
             guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
             if pendingCount + bytes.count > Pending.capacity {
@@ -137,7 +120,6 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
             pendingCount += bytes.count
         }
 
-        /// Hands what the buffer holds to SHA-256.
         private mutating func flush() {
             guard pendingCount > 0 else { return }
             let count = pendingCount
@@ -147,7 +129,6 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
             pendingCount = 0
         }
 
-        /// The SHA-256 of everything fed.
         private func finalized() -> SHA256.Digest {
             var all = self
             all.flush()
@@ -187,8 +168,7 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
             for string in strings { add(string) }
         }
 
-        /// A value given to a template: strings, numbers, booleans, arrays and dictionaries
-        /// (keys in sorted order, so the digest does not depend on a dictionary's order).
+        /// A value given to a template; dictionary keys in sorted order, so the digest does not depend on their order.
         package mutating func add(templateValue value: Any) {
             switch value {
             case let value as TemplateValue:
@@ -214,8 +194,7 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
             }
         }
 
-        /// A converted template value. An object's names go in the order its model declares them
-        /// (the same every build), without its `.null` values.
+        /// A converted template value: an object's names in declaration order (stable), without its `.null` values.
         mutating func add(_ value: TemplateValue) {
             switch value {
             case .string(let string):
@@ -248,7 +227,6 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
             }
         }
 
-        /// A value's kind and length, nine bytes, written without allocating.
         private mutating func tag(_ kind: Unicode.Scalar, count: Int) {
             var header: (UInt8, UInt64) = (0, 0)
             withUnsafeMutableBytes(of: &header) { bytes in
@@ -258,13 +236,11 @@ package struct Fingerprint: Hashable, Sendable, CustomStringConvertible {
             }
         }
 
-        /// The digest as 32 bytes, for a digest kept in memory and fed into other fingerprints
-        /// (`add(digest:)`), rather than written out.
+        /// The digest as 32 bytes, to feed into other fingerprints (`add(digest:)`).
         func finishDigest() -> SHA256.Digest {
             finalized()
         }
 
-        /// A digest made by `finishDigest`.
         mutating func add(digest: SHA256.Digest) {
             tag("h", count: SHA256.Digest.byteCount)
             digest.withUnsafeBytes { feed($0) }
@@ -283,28 +259,23 @@ extension Fingerprint.Hasher {
         for article in articles { add(digestOf: article) }
     }
 
-    /// Every field of an article through the digest of them all (`add(article:)`), made once
-    /// for each article however many fingerprints feed it (`Article.digests(making:)`).
+    /// Every field of an article through their digest (`add(article:)`), made once per article (`Article.digests(making:)`).
     package mutating func add(digestOf article: Article) {
         let digest = Fingerprint.articleDigester.digests(of: article).fields
         tag("A", count: 32)
         withUnsafeBytes(of: digest) { feed($0) }
     }
 
-    /// What rows and pages show of an article through the digest of it (`add(shown:)`), made
-    /// once for each article however many pages show it.
+    /// What rows and pages show of an article, through its digest (`add(shown:)`), made once per article.
     package mutating func add(shownOf article: Article) {
         let digest = Fingerprint.articleDigester.digests(of: article).shown
         tag("S", count: 32)
         withUnsafeBytes(of: digest) { feed($0) }
     }
 
-    /// Every field of an article (`InputFingerprintTests` counts them).
-    ///
-    /// The cache keeps each story's digest of these (`Fingerprint.articleDigester`): a change
-    /// here or in `add(shown:)` that gives any story another digest must change the digester's
-    /// version too (`FingerprintHasherTests` holds one story's digests), or a build would take
-    /// the digests of the stories as stored before for digests of the new kind.
+    /// Every field of an article (`InputFingerprintTests` counts them). The cache keeps each story's digest
+    /// (`Fingerprint.articleDigester`): a change here or in `add(shown:)` that changes any digest must bump the digester's
+    /// version (`FingerprintHasherTests` pins one story's digests), or stored digests would be taken for new ones.
     package mutating func add(article: Article) {
         add(article.id)
         add(article.sourceID)
@@ -320,11 +291,9 @@ extension Fingerprint.Hasher {
         add(article.outlet)
     }
 
-    /// The fields of an article that a row or its page shows, as they show them: its title,
-    /// summary, author, link, image, time (in whole seconds, as `<time>` and the readable date
-    /// give it) and outlet. Not its id, guid or source (a page shows its source as the site
-    /// names it, fed with the page), nor its tags and text (only its own page shows those,
-    /// and feeds them itself).
+    /// What a row or page shows of an article: title, summary, author, link, image, time (whole seconds, as `<time>`
+    /// gives it) and outlet. Not its id, guid or source (the page feeds the site's name for it), nor its tags and text
+    /// (only its own page shows those, and feeds them itself).
     package mutating func add(shown article: Article) {
         add("shown")
         add(article.title)
@@ -341,8 +310,7 @@ extension Fingerprint.Hasher {
         add(Int(truncatingIfNeeded: date.timeIntervalSince1970.bitPattern))
     }
 
-    /// A theme: its templates' digest and its assets, each path with its bytes (the digest
-    /// covers only the templates, and an asset is copied into the site as it is).
+    /// A theme: its templates' digest and its assets with their bytes (assets are copied as they are).
     package mutating func add(theme: TemplateSet) {
         add(theme.digest.hex)
         add(theme.assets.count)
@@ -354,9 +322,8 @@ extension Fingerprint.Hasher {
 }
 
 extension Fingerprint {
-    /// The digests of a story that the input's fingerprint and the feeds' lists take it by (of
-    /// every field, `Hasher.add(article:)`) and the pages that show it (of what they show,
-    /// `Hasher.add(shown:)`), which the cache keeps beside its row.
+    /// A story's digests, kept by the cache beside its row: of every field (`Hasher.add(article:)`, for the input's
+    /// fingerprint and feed lists) and of what pages show (`Hasher.add(shown:)`).
     package static let articleDigester = ArticleDigester(version: 1) { article in
         var fields = Hasher()
         fields.add(article: article)

@@ -1,11 +1,9 @@
 import Foundation
 import NewsgenModel
 
-/// The values templates see: the stored properties, by name (`TemplateValues` turns each page
-/// into dictionaries before rendering, so computed properties are invisible to templates).
-///
-/// Every page gets a `Page` with the site, navigation and feed links, and a `content`
-/// specific to its template. Text here is plain; the templates escape it.
+/// The values templates see: stored properties by name (`TemplateValues` turns each page into dictionaries, so computed
+/// properties are invisible). Every page gets a `Page` with the site, navigation, feed links and a template-specific
+/// `content`. Text here is plain; the templates escape it.
 struct Page<Content: Sendable>: Sendable {
     var site: SiteModel
     /// The document title (`<title>`).
@@ -18,9 +16,8 @@ struct Page<Content: Sendable>: Sendable {
     var canonical: String
     var nav: [NavItem]
     var feeds: [FeedLinkModel]
-    /// The newest time the page shows (its newest story, the last fetch it reports), for the
-    /// footer; `nil` when it shows none. Never the build's time: a page's bytes change only
-    /// with what it shows, so an unchanged page keeps its bytes and mtime across builds.
+    /// The newest time the page shows, for the footer; `nil` when none. Never the build's time, so an unchanged page
+    /// keeps its bytes and mtime across builds.
     var updated: TimeModel?
     var content: Content
 }
@@ -38,8 +35,7 @@ struct NavItem: Sendable {
     var href: String
     /// This tab is the page shown (`aria-current="page"`): set on one tab at most.
     var current: Bool
-    /// The page shown lies below this tab (a source's page below Sources): marked only visually,
-    /// since the tab is not the current page.
+    /// The page shown lies below this tab (a source's page below Sources): marked only visually.
     var section: Bool
 }
 
@@ -77,8 +73,7 @@ struct ArticleRow: Sendable {
     /// The outlet that published the story ("via Outlet"), only when it is not the source's name.
     var outlet: String?
     var time: TimeModel?
-    /// Shown beside the headline, so the image is decorative (`alt=""`): its alt text would
-    /// only repeat the headline to screen readers.
+    /// Shown beside the headline, so the image is decorative (`alt=""`): alt text would repeat the headline.
     var image: String?
     var favorite: Bool
     var readLater: Bool
@@ -95,10 +90,8 @@ struct ArticleRow: Sendable {
     var hasTags: Bool = false
 }
 
-/// The rows of a list, made as the template reaches them (`SiteModelBuilder.row`): a template
-/// sees a list of `ArticleRow`s. A page's fingerprint takes each row from what it is made of
-/// (`SiteModelBuilder.feedRow`), so a carried page builds no row, and a rendered one holds one
-/// row at a time.
+/// The rows of a list, made as the template reaches them (`SiteModelBuilder.row`), so a rendered page holds one row at a
+/// time and a carried page builds none: its fingerprint takes each row's inputs (`SiteModelBuilder.feedRow`).
 struct ArticleRows: Sendable {
     /// What a saved list shows beside a row.
     struct SavedMark: Sendable {
@@ -118,7 +111,6 @@ struct ArticleRows: Sendable {
     var count: Int { articles.count }
     var isEmpty: Bool { articles.isEmpty }
 
-    /// The row of the article at `index`.
     subscript(index: Int) -> ArticleRow {
         var row = builder.row(articles[index], root: root, lead: inSection && index == 0, level: inSection ? 3 : 2)
         if index < marks.count {
@@ -128,8 +120,7 @@ struct ArticleRows: Sendable {
         return row
     }
 
-    /// Feeds everything the rows show: the page's root, and for each row its article as
-    /// `SiteModelBuilder.feedRow` feeds it, its place and its mark.
+    /// Feeds everything the rows show: the page's root, and each row's article (as `SiteModelBuilder.feedRow`), place, mark.
     func feed(into hasher: inout Fingerprint.Hasher) {
         hasher.add("rows")
         hasher.add(root)
@@ -146,14 +137,13 @@ struct ArticleRows: Sendable {
         }
     }
 
-    /// The rows, for a template: made one at a time as it renders.
     var templateList: LazyTemplateList {
         LazyTemplateList(count: count, item: { .object(self[$0].templateObject) }, feed: { self.feed(into: &$0) })
     }
 }
 
-/// One of a story's own tags (its feed's categories): linked when the tag has a page.
-/// `href` is never nil, so that a template's `{{href}}` cannot fall through to the row's.
+/// One of a story's own tags, linked when the tag has a page. `href` is never nil, so `{{href}}` cannot fall through
+/// to the row's.
 struct TagLink: Sendable {
     var name: String
     /// The tag's page; empty when it has none.
@@ -248,8 +238,7 @@ struct ArticleListContent: Sendable {
     }
 }
 
-/// One article's page: image, title, summary, source, author, time, the full text when the
-/// feed carries it, and the link to the original.
+/// One article's page: image, title, summary, source, author, time, full text when the feed has it, link to the original.
 struct ArticleContent: Sendable {
     var article: ArticleRow
     var categories: [String]
@@ -284,8 +273,7 @@ struct ArchiveDayLink: Sendable {
     var countText: String
 }
 
-/// One UTC day of the archive, newest first. It links to the archive's index and not to the
-/// neighbouring days, so a story arriving on a new day changes no other day's page.
+/// One UTC day of the archive. It links to the index, not to neighbouring days, so a new day changes no other day's page.
 struct ArchiveDayContent: Sendable {
     var articles: ArticleRows
     var archive: String
@@ -312,8 +300,8 @@ struct TagContent: Sendable {
     var tagsIndex: String
 }
 
-/// The search page: the script (`assets/search.js`) reads the index and the root from the
-/// form's data attributes; without script the page points to the archive.
+/// The search page: `assets/search.js` reads the index and root from the form's data attributes; without script the
+/// page points to the archive.
 struct SearchContent: Sendable {
     var index: String
     var script: String

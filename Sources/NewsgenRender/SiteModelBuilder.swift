@@ -2,14 +2,9 @@ import Foundation
 import NewsgenModel
 import NewsgenConfig
 
-/// Builds the page models and feed lists from the site's content: the Presentation layer.
-/// A class, so that the render jobs of a site share one instance.
-///
-/// Every list it hands out (a source's, a saved list, the headlines, a section, the archive and
-/// its days, a tag's) holds a story at most once, whatever the content's lists repeat
-/// (`Array.deduplicated`): each page and feed of a list shows each of its stories once.
+/// Builds the page models and feed lists from the site's content; a class, so the render jobs of a site share one instance.
+/// Every list it hands out holds a story at most once (`Array.deduplicated`), whatever the content's lists repeat.
 final class SiteModelBuilder: Sendable {
-    /// A front-page section and its page.
     struct Category {
         var name: String
         var slug: String
@@ -25,7 +20,6 @@ final class SiteModelBuilder: Sendable {
     }
 
     let content: SiteContent
-    /// The content's sources, each listing a story once.
     let sources: [SourceReport]
     /// Every article shown, across sources, de-duplicated, newest first.
     let headlines: [Article]
@@ -40,8 +34,7 @@ final class SiteModelBuilder: Sendable {
     let articlesWithPages: [Article]
     /// The tags with a page, by slug.
     let tags: [Tag]
-    /// Every tag's name as shown, by slug: the spelling most stories use (tags folding to one
-    /// slug are one tag).
+    /// Every tag's name as shown, by slug: the spelling most stories use.
     private let tagNames: [String: String]
     private let tagSlugsWithPages: Set<String>
     /// Each story with a page's place in `articlesWithPages`, by id.
@@ -49,7 +42,7 @@ final class SiteModelBuilder: Sendable {
     /// The slug of each story with a page (`slugs[i]` of `articlesWithPages[i]`).
     private let slugs: [String]
     let sourcesByID: [String: SourceReport]
-    /// The saved lists, each holding a story once (the first entry that shows it).
+    /// The saved lists, each holding a story once.
     private let savedLists: [SavedListKind: [SavedArticle]]
     let savedIDs: [SavedListKind: Set<String>]
     /// The paths of the `static` folder's files, which the site's own URLs may name.
@@ -67,8 +60,7 @@ final class SiteModelBuilder: Sendable {
         }
         self.sources = sources
         sourcesByID = Dictionary(sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        // The listed stories are sorted and their URLs normalized beside the archive's; both
-        // lists are deduplicated by those URLs.
+        // Listed stories are sorted and URL-normalized beside the archive's; both are deduplicated by those URLs.
         let cached = content.archive
         let ((listed, listedURLs), cachedURLs) = Parallel.both({ () -> ([Article], [String?]) in
             let listed = sources.flatMap(\.articles).sortedNewestFirst()
@@ -99,24 +91,21 @@ final class SiteModelBuilder: Sendable {
         for article in headlines {
             grouped[categoryOfSource[article.sourceID] ?? Self.categoryName(nil), default: []].append(article)
         }
-        // An archived story that is the very copy a headline is (the build shares the two's
-        // storage, `Build.sharingText`) comes after that headline in the archive's order and
-        // has its id, so deduplication would drop it: it is left out before the sort.
+        // An archived story sharing a headline's storage (`Build.sharingText`) sorts after it with its id, so
+        // deduplication would drop it: it is left out before the sort.
         let shown = Set(headlines.map(\.storageIdentity))
         let others = cached.indices.filter { !shown.contains(cached[$0].storageIdentity) }
         let candidates = headlines + others.map { cached[$0] }
         let candidateURLs = headlineURLs + others.map { cachedURLs[$0] }
         let archiveOrder = candidates.archiveOrder()
         archive = archiveOrder.map { candidates[$0] }.deduplicated(urls: archiveOrder.map { candidateURLs[$0] })
-        // The archive's days beside the stories with pages.
         let savedWithSources = (content.favorites + content.readLater).filter { $0.matched && !$0.article.sourceID.isEmpty }.map(\.article)
         let stories = archive
         ((archiveDays, undatedArchive), articlesWithPages) = Parallel.both({ ArchiveDay.group(stories) }, {
             var seenIDs = Set<String>()
             return (stories + savedWithSources).filter { seenIDs.insert($0.id).inserted }
         })
-        // The stories' slugs in two halves, one beside the other, the tags gathered after the
-        // first and the stories' places after the second.
+        // The slugs in two halves, side by side: tags gathered after the first, places after the second.
         let (withPages, archived) = (articlesWithPages, archive)
         let half = withPages.count / 2
         let ((firstSlugs, tagged), (secondSlugs, places)) = Parallel.both({ (Self.slugs(of: withPages[..<half]), Self.tags(of: archived)) }, {
@@ -137,7 +126,6 @@ final class SiteModelBuilder: Sendable {
         }
     }
 
-    /// A saved list as its page and feeds show it.
     func saved(_ kind: SavedListKind) -> [SavedArticle] {
         savedLists[kind] ?? []
     }
@@ -159,17 +147,15 @@ final class SiteModelBuilder: Sendable {
         places[article.id].map { slugs[Int($0)] }
     }
 
-    /// The same, for a story likely to be the one with a page at `place` (the archive's stories
-    /// come first among those with pages, in its order): taken from there when it is that very
-    /// story (the same storage), else found by id.
+    /// The same, for a story likely to be the one with a page at `place`: taken from there when it is that very
+    /// story (same storage), else found by id.
     func slug(of article: Article, likelyAt place: Int) -> String? {
         if place < articlesWithPages.count, articlesWithPages[place].storageIdentity == article.storageIdentity { return slugs[place] }
         return slug(of: article)
     }
 
-    /// Groups the archive's stories by their own tags' slugs. A tag whose slug is empty (no
-    /// letter or digit Slug keeps) gets no page; one that fewer than `tagThreshold` stories
-    /// share gets none either, so that rows do not fill with links to pages of one story.
+    /// Groups the archive's stories by their tags' slugs. An empty slug gets no page, nor does a tag fewer than
+    /// `tagThreshold` stories share, so rows do not fill with links to pages of one story.
     static func tags(of archive: [Article]) -> (tags: [Tag], names: [String: String]) {
         var stories: [String: [Article]] = [:]
         var spellings: [String: [String: Int]] = [:]
@@ -182,8 +168,7 @@ final class SiteModelBuilder: Sendable {
                 if seen.insert(slug).inserted { stories[slug, default: []].append(article) }
             }
         }
-        // The spelling most stories use; on a tie, the first in code-point order, never the
-        // order stories arrived in, so the name is the same whatever the build.
+        // Most used spelling; ties go to code-point order, never arrival order, so the name is stable across builds.
         let names = spellings.mapValues { counts in
             counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? ""
         }
@@ -201,8 +186,7 @@ final class SiteModelBuilder: Sendable {
             .filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 
-    /// A story's tags once each (tags folding to one slug are one), named as the site names
-    /// them, each linked when it has a page.
+    /// A story's tags once each by slug, named as the site names them, each linked when it has a page.
     func tagLinks(_ article: Article, root: String) -> [TagLink] {
         var seen = Set<String>()
         return Self.tagNames(of: article).compactMap { raw in
@@ -294,8 +278,7 @@ final class SiteModelBuilder: Sendable {
             + "\(count) selected. To follow one, add { \"id\": \"…\", \"newsapi\": \"<its id>\" } to sources in site.json."
     }
 
-    /// NewsAPI source id → the id of the configured source that follows it (by id, or in a
-    /// `sources` parameter).
+    /// NewsAPI source id → the id of the configured source that follows it (by id, or in a `sources` parameter).
     static func selectedNewsAPISources(_ sources: [SourceConfig]) -> [String: String] {
         var selected: [String: String] = [:]
         for source in sources {
@@ -475,17 +458,11 @@ final class SiteModelBuilder: Sendable {
         count == 1 ? "1 story" : "\(count) stories"
     }
 
-    /// search.json: every archived story, for the search page's script. Kept small for a
-    /// phone on a large site: short keys, each source and tag named once in a table, the
-    /// summary cut to `searchSummaryLimit` characters, a page by its slug, dates by day.
-    ///
-    /// `{"version": 2, "updated", "sources": [name], "tags": [name], "articles": [{"t": title,
-    /// "p": slug (the page is articles/<p>/), "u": url (only a story without a page),
-    /// "s": source index, "g": [tag index], "d": "yyyy-mm-dd", "x": summary}]}`; a key without
-    /// a value is left out.
-    ///
-    /// Written straight into its bytes (no tree of entries is held), keys in code-point order
-    /// as `JSONEncoder` would sort them.
+    /// search.json: every archived story, for the search page's script, kept small for a phone: short keys, sources and
+    /// tags named once in tables, summaries cut to `searchSummaryLimit`, pages by slug, dates by day.
+    /// `{"version": 2, "updated", "sources": [name], "tags": [name], "articles": [{"t": title, "p": slug (articles/<p>/),
+    /// "u": url (only without a page), "s": source index, "g": [tag index], "d": "yyyy-mm-dd", "x": summary}]}`; keys
+    /// without a value are left out. Written straight to bytes, keys in code-point order as `JSONEncoder` sorts them.
     func searchIndex() -> Data {
         var sourceIndex: [String: Int] = [:]
         var sourceNames: [String] = []
@@ -493,9 +470,8 @@ final class SiteModelBuilder: Sendable {
             sourceIndex[source.id] = sourceNames.count
             sourceNames.append(source.name)
         }
-        // Tags by the name the site shows (tags folding to one slug are one); a tag with no
-        // slug by its own name. Numbered as met, then renumbered in code-point order, so the
-        // table does not depend on the order stories arrived in.
+        // Tags by shown name (a tag with no slug by its own name), renumbered in code-point order so the table does not
+        // depend on arrival order.
         var metIndex: [String: Int32] = [:]
         var met: [String] = []
         let storyTags = archive.map { article in
@@ -521,7 +497,6 @@ final class SiteModelBuilder: Sendable {
 
         var json = JSONBytes(capacity: Self.searchIndexSize(of: archive, sources: sourceNames, tags: met))
         json.append("{\"articles\":[")
-        // The archive is newest first: most stories have the day of the one before.
         var lastDay: (number: Double, text: String)?
         for (number, (article, tags)) in zip(archive, storyTags).enumerated() {
             if number > 0 { json.append(",") }
@@ -576,11 +551,7 @@ final class SiteModelBuilder: Sendable {
         return json.data()
     }
 
-    /// About how many bytes search.json takes, so that its buffer is made once at about its size:
-    /// each entry's keys, punctuation, day and indices, its title, its slug (the title's first
-    /// words and eight digits), its summary as far as it is kept when its first characters are
-    /// ASCII (a summary in another script may take the buffer past the estimate, which then
-    /// grows), a few bytes a tag; then the tables.
+    /// About how many bytes search.json takes, so its buffer is made once at about its size (it grows if exceeded).
     static func searchIndexSize(of stories: [Article], sources: [String], tags: [String]) -> Int {
         let kept = SiteRenderer.searchSummaryLimit + "…".utf8.count
         let entries = stories.reduce(0) { total, story in
@@ -591,13 +562,9 @@ final class SiteModelBuilder: Sendable {
         return entries + names + 128
     }
 
-    /// `text` cut to at most `limit` characters at a word's end, with "…" when cut: the words
-    /// before the last space that fits, without whitespace or punctuation at either end.
-    ///
-    /// Counted only as far as the limit, and trimmed scalar by scalar. Most summaries begin in
-    /// ASCII, and are cut on their bytes (`shortenedASCII`).
+    /// `text` cut to at most `limit` characters at a word's end, with "…" when cut, trimmed of whitespace and
+    /// punctuation at either end. Mostly-ASCII summaries are cut on their bytes (`shortenedASCII`).
     static func shortened(_ text: String, to limit: Int) -> String {
-        // No more bytes than the limit: no more characters either.
         guard limit > 0, text.utf8.count > limit else { return text }
         if let cut = text.utf8.withContiguousStorageIfAvailable({ bytes in
             shortenedASCII(bytes, to: limit).map { String(decoding: bytes[$0], as: UTF8.self) + "…" }
@@ -614,8 +581,7 @@ final class SiteModelBuilder: Sendable {
         return String(scalars[first...last]) + "…"
     }
 
-    /// `shortened(text, to: limit)` handed to `body` as its UTF-8 bytes and whether "…" ends
-    /// it, without making a string of a text cut on its bytes (`shortenedASCII`).
+    /// `shortened(text, to: limit)` handed to `body` as UTF-8 bytes, with whether "…" ends it.
     static func withShortened<Result>(_ text: String, to limit: Int,
                                       _ body: (_ bytes: UnsafeBufferPointer<UInt8>, _ ellipsis: Bool) -> Result) -> Result {
         var text = text
@@ -627,11 +593,8 @@ final class SiteModelBuilder: Sendable {
         return shortened.withUTF8 { body($0, false) }
     }
 
-    /// Where `shortened` cuts a text longer than `limit` bytes, as the range of its bytes kept
-    /// before the "…" (empty when no word is kept), when its first `limit` + 1 bytes are ASCII
-    /// without a carriage return: there each byte is a character (a carriage return makes one
-    /// with the line feed after it), so the text is cut on its bytes, by the same rules; `nil`
-    /// for another text.
+    /// Where `shortened` cuts a text longer than `limit` bytes, as the byte range kept before "…", when its first
+    /// `limit` + 1 bytes are ASCII without a carriage return (so each byte is a character); `nil` otherwise.
     private static func shortenedASCII(_ bytes: UnsafeBufferPointer<UInt8>, to limit: Int) -> Range<Int>? {
         guard bytes.count > limit, !bytes[...limit].contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\r") }) else { return nil }
         let prefix = bytes[..<(limit - 1)]
@@ -645,7 +608,6 @@ final class SiteModelBuilder: Sendable {
 
     /// What `shortened` trims from the ends of a cut text.
     private static let trimmed = CharacterSet.whitespacesAndNewlines.union(.punctuationCharacters)
-    /// For each ASCII byte: whether it is whitespace as a Character, and whether `trimmed` has it.
     private static let asciiWhitespace = (0..<128).map { Character(Unicode.Scalar(UInt8($0))).isWhitespace }
     private static let asciiTrimmed = (0..<128).map { trimmed.contains(Unicode.Scalar(UInt8($0))) }
 
@@ -716,8 +678,7 @@ final class SiteModelBuilder: Sendable {
 
     // MARK: - Pieces
 
-    /// `tab` is the tab the page belongs to (a source's page belongs to Sources); that tab is
-    /// marked `aria-current="page"` only when it links to this very page.
+    /// `tab` is the tab the page belongs to; it is marked `aria-current="page"` only when it links to this very page.
     private func page<C>(
         root: String, path: String, title: String, heading: String, intro: String?, tab: String?,
         updated: Date?, feeds: [FeedLinkModel], content pageContent: C
@@ -743,9 +704,8 @@ final class SiteModelBuilder: Sendable {
         return href.isEmpty ? "./" : href
     }
 
-    /// A URL of one of the site's own static files (baseURL + its path) as a link relative to the
-    /// page, so that the image shows when the site is opened from disk as well as served. Any
-    /// other URL, even under baseURL, stays as it is: a link that names no file would be broken.
+    /// A URL of one of the site's own static files as a link relative to the page, so images show from disk too.
+    /// Other URLs, even under baseURL, stay as they are: a link naming no file would be broken.
     func siteLink(_ url: String, root: String) -> String {
         let base = content.config.baseURL.absoluteString
         guard url.hasPrefix(base) else { return url }
@@ -754,8 +714,8 @@ final class SiteModelBuilder: Sendable {
         return root + path
     }
 
-    /// A story's full text with the images it shows from the site's static files linked as
-    /// `siteLink` links them (the sanitizer writes every `src` double-quoted and absolute).
+    /// A story's full text with its static-file images linked as `siteLink` does (the sanitizer writes every `src`
+    /// double-quoted and absolute).
     func siteLinks(in html: String, root: String) -> String {
         let marker = "src=\"" + content.config.baseURL.absoluteString
         guard !staticPaths.isEmpty, html.contains(marker) else { return html }
@@ -781,7 +741,6 @@ final class SiteModelBuilder: Sendable {
         TimeModel(datetime: Dates.rfc3339(date), text: Dates.readable(date))
     }
 
-    /// The latest of the times a page or feed shows.
     static func newest(_ dates: some Sequence<Date?>) -> Date? {
         dates.compactMap { $0 }.max()
     }
@@ -801,15 +760,14 @@ final class SiteModelBuilder: Sendable {
         return Self.newest(saved.map(\.article.published) + saved.map(\.entry.savedAt))
     }
 
-    /// Rows of a front-page section (`inSection`) have `<h3>` headlines below the section's
-    /// `<h2>`, the first shown larger; rows of a list page have `<h2>` headlines below its `<h1>`.
+    /// Section rows (`inSection`) have `<h3>` headlines under the section's `<h2>`, the first larger; list-page rows
+    /// have `<h2>` under its `<h1>`.
     private func rows(_ articles: [Article], root: String, inSection: Bool = false) -> ArticleRows {
         ArticleRows(articles: articles, marks: [], root: root, inSection: inSection, builder: self)
     }
 
-    /// The row of `article` on a page at `root`. Every value it reads, but the root and the
-    /// row's place, is fed by `feedStory`: a change here that reads another one must feed it
-    /// there too, or a list showing the new value would be carried with the old bytes.
+    /// The row of `article` on a page at `root`. Every value it reads but the root and place must also be fed by
+    /// `feedStory`, or a list showing a new value would be carried with the old bytes.
     func row(_ article: Article, root: String, lead: Bool = false, level: Int = 2) -> ArticleRow {
         let source = sourcesByID[article.sourceID]
         let page = articlePath(article).map { root + $0 }

@@ -29,8 +29,7 @@ package struct SiteContent: Sendable {
     public var readLater: [SavedArticle]
     /// Everything in the cache for the configured sources, newest first.
     public var archive: [Article]
-    /// When the build ran. No file shows it: a page's bytes depend only on what it shows
-    /// (DESIGN.md, "Output folder"), so every time written is a time of the content.
+    /// When the build ran. No file shows it: a page's bytes depend only on what it shows (DESIGN.md, "Output folder").
     public var generated: Date
     /// NewsAPI's list of sources to choose from, for the Sources tab; `nil` without NewsAPI.
     public var newsapiSources: NewsAPISourceList?
@@ -52,8 +51,8 @@ package struct SiteContent: Sendable {
     func saved(_ kind: SavedListKind) -> [SavedArticle] { kind == .favorites ? favorites : readLater }
 }
 
-/// What the published site holds: each file's fingerprint, as recorded when it was published
-/// and checked since to be still what is on disk. A file the index does not name is rendered.
+/// What the published site holds: each file's fingerprint, recorded when published and checked since to be still on disk.
+/// A file the index does not name is rendered.
 package struct CarryIndex: Sendable {
     private let fingerprint: @Sendable (String) -> Fingerprint?
 
@@ -61,8 +60,7 @@ package struct CarryIndex: Sendable {
         self.init(lookingUp: { fingerprints[$0] })
     }
 
-    /// An index that looks each path up where the record keeps it (the manifest's table of
-    /// files), rather than in a copy of its fingerprints.
+    /// An index that looks each path up in the record's own table (the manifest's files), not in a copy of it.
     package init(lookingUp fingerprint: @escaping @Sendable (String) -> Fingerprint?) {
         self.fingerprint = fingerprint
     }
@@ -73,8 +71,7 @@ package struct CarryIndex: Sendable {
     }
 }
 
-/// The files of a site: those rendered now, and those the published site already has as this
-/// build would make them (carried over, not rendered again).
+/// The files of a site: those rendered now, and those carried over from the published site unchanged.
 package struct RenderedSite: Sendable {
     /// Files with their bytes, rendered now and kept (a render without a `deliver` step).
     package var files: [OutputFile] = []
@@ -92,15 +89,12 @@ package struct RenderedSite: Sendable {
         self.fingerprints = fingerprints
     }
 
-    /// The paths of the files rendered now.
     package var rendered: [String] { files.map(\.path) + delivered }
 
-    /// Every path of the site.
     package var paths: [String] { rendered + carried }
 }
 
-/// Takes each file as soon as it is rendered (a build checks it and writes it to the staging
-/// folder), so that a site's files are not all held in memory at once.
+/// Takes each file as soon as it is rendered (checked and written to staging), so a site's files are never all in memory.
 package typealias RenderedFileStep = @Sendable (OutputFile) async -> Void
 
 /// Turns the site's content into pages (through the templates) and feeds (through the writers).
@@ -111,16 +105,15 @@ package struct SiteRenderer {
     static let feedLimit = 100
     /// Articles on a category's page (the archive has the rest).
     static let categoryLimit = 100
-    /// Stories a tag needs for a page of its own (and for links to it): a tag on one story only
-    /// would be a page repeating that story.
+    /// Stories a tag needs for a page of its own (and links to it): a one-story tag page would only repeat the story.
     static let tagThreshold = 2
     /// Tags shown on a row (the story's page shows them all).
     static let rowTagLimit = 4
     /// Characters of a story's summary in search.json.
     static let searchSummaryLimit = 140
 
-    /// The value each page template renders with, so that loading a theme can check every name
-    /// its templates use against the models (`TemplateNames`). `render()` asserts it keeps up.
+    /// The value each page template renders with, so loading a theme can check every name its templates use
+    /// (`TemplateNames`). `render()` asserts it keeps up.
     static var pageModels: [String: Any.Type] {
         [
             "headlines": Page<HeadlinesContent>.self,
@@ -154,7 +147,7 @@ package struct SiteRenderer {
         FeedContext(baseURL: config.baseURL, language: config.language, siteTitle: config.title)
     }
 
-    /// One file to produce; jobs run in parallel across the machine's cores.
+    /// One file to produce; jobs run in parallel across cores.
     fileprivate struct Job: Sendable {
         var path: String
         /// Whether the file is one of the largest a site has (`isLarge(bytes:)`): those are made one at a time.
@@ -162,17 +155,16 @@ package struct SiteRenderer {
         /// The file's fingerprint, and its bytes unless the published file has that fingerprint.
         var make: @Sendable () throws(TemplateError) -> (Fingerprint, Data?)
 
-        /// An article page, made from what every article page shares (`ArticlePages`): nine
-        /// in ten files of a site, so its job holds only its file's path and its story's number,
-        /// not closures of its own (the page's path is made again from the file's when it runs).
+        /// An article page, made from what every article page shares (`ArticlePages`): the job holds only its path and
+        /// story number, since these are most of a site's files.
         init(article page: String, number: Int, pages: ArticlePages) {
             let file = SitePaths.file(forPage: page)
             path = file
             make = { () throws(TemplateError) in try pages.make(number, file: file) }
         }
 
-        /// A page: its fingerprint is that of the template's values (with newsgen's version and
-        /// the theme), so a page whose values did not change is not rendered at all.
+        /// A page fingerprinted from the template's values (with newsgen's version and the theme), so a page whose
+        /// values did not change is not rendered at all.
         init(page path: String, carrying published: Fingerprint?, fingerprint base: Fingerprint.Hasher,
              render: @escaping @Sendable () -> Any, with template: @escaping @Sendable (Any) throws(TemplateError) -> Data) {
             self.path = path
@@ -186,8 +178,7 @@ package struct SiteRenderer {
             }
         }
 
-        /// A page or feed whose fingerprint is read from its inputs (`PageFingerprints`, the
-        /// feed's list): it is built only when it is rendered.
+        /// A page or feed fingerprinted from its inputs (`PageFingerprints`, the feed's list): built only when rendered.
         init(_ path: String, carrying published: Fingerprint?, fingerprint: @escaping @Sendable () -> Fingerprint,
              render: @escaping @Sendable () throws(TemplateError) -> Data) {
             self.path = path
@@ -198,8 +189,7 @@ package struct SiteRenderer {
             }
         }
 
-        /// The OPML, the sitemap, the search index, an asset: cheap to make, so its
-        /// fingerprint is that of its bytes, and only writing and validating are saved.
+        /// The OPML, sitemap, search index or an asset: cheap to make, so fingerprinted from its bytes.
         init(file path: String, carrying published: Fingerprint?, _ bytes: @escaping @Sendable () -> Data) {
             self.path = path
             make = {
@@ -210,29 +200,24 @@ package struct SiteRenderer {
         }
     }
 
-    /// Every page, feed and asset of the site.
     package func render() async throws(TemplateError) -> [OutputFile] {
         try await render(carrying: nil).files
     }
 
-    /// Every page, feed and asset of the site, except those whose published file (recorded in
-    /// `published`) has the fingerprint this build would give it: those are only named.
-    /// `jobDone` is called as each file is done, with the number of files.
+    /// Every page, feed and asset, except those whose published file (in `published`) already has this build's
+    /// fingerprint: those are only named. `jobDone` is called as each file is done, with the number of files.
     package func render(carrying published: CarryIndex?, jobDone: (@Sendable (Int) -> Void)? = nil) async throws(TemplateError) -> RenderedSite {
         try await plan(carrying: published).run(jobDone: jobDone)
     }
 
-    /// The files of a site, named but not yet made: so that a build knows every path (to check
-    /// each file's links as it is made) before the first file is rendered.
+    /// The files of a site, named but not yet made, so a build knows every path (to check links) before rendering.
     package struct Plan: Sendable {
         fileprivate var jobs: [Job]
 
-        /// Every path the site will have, rendered or carried.
         package var paths: [String] { jobs.map(\.path) }
 
-        /// Renders the files, except those whose published file is current. Each rendered file
-        /// goes to `deliver` as it is made (and is not kept), or without it into the result's
-        /// `files`. `jobDone` is called as each file is done, with the number of files.
+        /// Renders the files whose published file is not current, each to `deliver` as made (not kept) or, without it,
+        /// into `files`. `jobDone` is called as each file is done, with the number of files.
         package func run(deliver: RenderedFileStep? = nil, jobDone: (@Sendable (Int) -> Void)? = nil) async throws(TemplateError) -> RenderedSite {
             try await SiteRenderer.run(jobs, deliver: deliver, jobDone: jobDone)
         }
@@ -243,8 +228,7 @@ package struct SiteRenderer {
         try plan(carryingOnceModelled: { published })
     }
 
-    /// The same, with the published files asked for only once the site's model is built: what
-    /// the published site holds can be found meanwhile.
+    /// The same, asking for the published files only once the model is built, so they can be found meanwhile.
     package func plan(carryingOnceModelled published: () -> CarryIndex?) throws(TemplateError) -> Plan {
         let model = SiteModelBuilder(content: content)
         model.prepareStoryDigests()
@@ -273,8 +257,7 @@ package struct SiteRenderer {
             Job(file: path, carrying: known[path]) { Data(text().utf8) }
         }
 
-        // The search index first: the largest single job of a site (every story), so that it
-        // runs beside the pages rather than alone after them.
+        // The search index first: the largest single job, so it runs beside the pages rather than alone after them.
         var searchIndex = Job(file: SitePaths.searchIndex, carrying: known[SitePaths.searchIndex]) { model.searchIndex() }
         searchIndex.isLarge = Self.isLarge(bytes: model.archive.count * Self.bytesPerSearchEntry)
         jobs.append(searchIndex)
@@ -303,8 +286,7 @@ package struct SiteRenderer {
             page(SitePaths.tagPage(tag.slug), template: "tag", rows: tag.articles.count) { model.tagPage(tag, root: $0) }
         }
         page(SitePaths.searchPage, template: "search") { model.searchPage(root: $0) }
-        // Article pages, nine in ten files of a site, are fingerprinted from the article itself.
-        // Their jobs are made beside the feeds' lists.
+        // Article pages are fingerprinted from the article itself; their jobs are made beside the feeds' lists.
         let articlePages = ArticlePages(model: model, templates: templates, published: known, base: base)
         let ((articleJobs, articlePaths), feedLists) = Parallel.both({ () -> ([Job], [String]) in
             var jobs: [Job] = [], paths: [String] = []
@@ -320,17 +302,15 @@ package struct SiteRenderer {
         jobs += articleJobs
         pages += articlePaths
 
-        // A feed is written from its list and the site's context alone, so what it is written
-        // from is its fingerprint: a feed whose list did not change is not written again. Its
-        // three files share the list's digest, made once by whichever needs it first.
+        // A feed's fingerprint is its list and the site's context, so an unchanged list is not written again. Its three
+        // files share the list's digest, made once by whichever needs it first.
         let context = feedContext
         var feedBase = base
         feedBase.add("feed")
         feedBase.add(context.baseURL.absoluteString)
         feedBase.add(context.language)
         feedBase.add(context.siteTitle)
-        // Every list's RSS first, then every Atom, then every JSON Feed: the first job of a list
-        // makes its digest while other cores make other lists', rather than waiting for the same one.
+        // Every list's RSS, then every Atom, then every JSON Feed: cores make different lists' digests, not wait on one.
         let digests = feedLists.map { ListDigest($0, base: feedBase) }
         let writers: [(String, @Sendable (FeedList, FeedContext) -> String)] = [
             (".rss", RSSWriter.write), (".atom", AtomWriter.write), (".json", JSONFeedWriter.write),
@@ -343,8 +323,7 @@ package struct SiteRenderer {
             }
         }
         jobs.append(file(SitePaths.opml) { OPMLWriter.write(model.opmlOutlines(), context: context) })
-        // The sitemaps name every page, so they change with any page added or removed, and are
-        // slow to check: they go beside the search index, at the start.
+        // The sitemaps change with any page added or removed and are slow to check: they start early, beside search.
         let sitemaps = SitemapWriter.files(pages: pages, limit: sitemapLimit).map { sitemap in
             var job = Job(file: sitemap.path, carrying: known[sitemap.path]) { SitemapWriter.bytes(sitemap, context: context) }
             if case .urls(let urls) = sitemap.body { job.isLarge = Self.isLarge(bytes: SitemapWriter.size(of: urls, context: context)) }
@@ -361,8 +340,7 @@ package struct SiteRenderer {
         return Plan(jobs: jobs)
     }
 
-    /// Whether a file of about `bytes` is among a site's largest, which are made one at a time
-    /// (`Parallel.map`), to bound the build's peak of memory.
+    /// Whether a file of about `bytes` is among a site's largest, made one at a time (`Parallel.map`) to bound memory.
     static func isLarge(bytes: Int) -> Bool {
         bytes >= 4 << 20
     }
@@ -370,8 +348,8 @@ package struct SiteRenderer {
     /// About what a row of a list page and an entry of the search index take.
     static let bytesPerRow = 900, bytesPerSearchEntry = 280
 
-    /// What every article page's job shares: the site's model, the templates, the fingerprints
-    /// of the published files, and the start of every article page's fingerprint.
+    /// What every article page's job shares: the model, the templates, the published fingerprints, and the common start
+    /// of every article page's fingerprint.
     fileprivate final class ArticlePages: Sendable {
         let model: SiteModelBuilder
         let templates: TemplateSet
@@ -389,8 +367,7 @@ package struct SiteRenderer {
             self.base = hasher
         }
 
-        /// The page of the `number`th article with a page, written to `file`: its fingerprint,
-        /// and its bytes unless the published file has that fingerprint.
+        /// The `number`th article page, written to `file`: its fingerprint, and its bytes unless the published file has it.
         func make(_ number: Int, file: String) throws(TemplateError) -> (Fingerprint, Data?) {
             let article = model.articlesWithPages[number]
             let page = SitePaths.page(forFile: file)
@@ -445,8 +422,7 @@ package struct SiteRenderer {
         }
     }
 
-    /// A static file may not stand where newsgen writes a file, nor where it needs a folder (or
-    /// the other way round): one of the two would silently be lost.
+    /// A static file may not stand where newsgen writes a file or needs a folder (or the reverse): one would be lost.
     private func checkStaticPaths(against generated: [String]) throws(TemplateError) {
         guard !content.staticFiles.isEmpty else { return }
         let files = Set(generated)
@@ -463,7 +439,6 @@ package struct SiteRenderer {
         }
     }
 
-    /// The folders above a relative path: "a/b/c.svg" gives "a" and "a/b".
     private static func folders(of path: String) -> [String] {
         let parts = path.split(separator: "/").dropLast()
         return parts.indices.map { parts[...$0].joined(separator: "/") }

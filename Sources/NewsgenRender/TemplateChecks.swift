@@ -1,14 +1,12 @@
 import Foundation
 import NewsgenModel
 
-/// One template of a theme: its text and the nodes the engine parsed from it. The checks walk
-/// these nodes, so they read a template exactly as it renders.
+/// One template of a theme: its text and parsed nodes, which the checks walk so they read a template exactly as it renders.
 struct TemplateSource: Sendable {
     /// The name partials use (`row`, `cards/wide`).
     var name: String
     /// The file as messages name it (`Templates/row.mustache`, `built-in theme: row.mustache`).
     var location: String
-    /// The text as UTF-8, which the nodes' spans point into.
     var bytes: [UInt8]
     var nodes: [MustacheNode] = []
 
@@ -23,7 +21,6 @@ struct TemplateSource: Sendable {
         }
     }
 
-    /// The template's text at `span`: a tag as written.
     func text(_ span: Range<Int32>) -> String {
         String(decoding: bytes[Int(span.lowerBound)..<Int(span.upperBound)], as: UTF8.self)
     }
@@ -34,7 +31,6 @@ struct TemplateSource: Sendable {
         let newline = UInt8(ascii: "\n")
         let lineStart = bytes[..<offset].lastIndex(of: newline).map { $0 + 1 } ?? 0
         let line = 1 + bytes[..<lineStart].count { $0 == newline }
-        // Continuation bytes are not scalars of their own.
         return (line, 1 + bytes[lineStart..<offset].count { $0 & 0xC0 != 0x80 })
     }
 
@@ -42,7 +38,6 @@ struct TemplateSource: Sendable {
         TemplateError(location, at: position(of: offset), message)
     }
 
-    /// Why the engine cannot read the template, as the sentence a theme's author reads.
     private func problem(_ failure: MustacheParseError) -> TemplateError {
         let tag = text(failure.span)
         let message = switch failure.kind {
@@ -64,8 +59,7 @@ struct TemplateSource: Sendable {
 }
 
 extension [MustacheNode] {
-    /// Calls `body` with each node, then with the nodes it holds (a section's, a block's, the
-    /// blocks a parent overrides), in the order they stand in the template.
+    /// Calls `body` with each node, then the nodes it holds (sections', blocks', a parent's overrides), in template order.
     func walk<Failure: Error>(_ body: (MustacheNode) throws(Failure) -> Void) throws(Failure) {
         for node in self {
             try body(node)
@@ -85,9 +79,8 @@ extension [MustacheNode] {
 
 // MARK: - Markup
 
-/// Checks that a template's own markup is well-formed, reading the literal text with the Mustache
-/// tags taken out and every section's content present: a `</h2>` that closes an `<h3>` is then
-/// one error naming the template's line, not a validation failure on every page.
+/// Checks that a template's own markup is well-formed, reading its literal text with tags taken out and every section
+/// present, so a `</h2>` closing an `<h3>` is one error naming the line, not a validation failure on every page.
 enum TemplateMarkup {
     /// Where a `{{variable}}` stood in the template's text (a private-use character).
     static let placeholder: Unicode.Scalar = "\u{E000}"
@@ -97,10 +90,8 @@ enum TemplateMarkup {
 
     static func check(_ source: TemplateSource) throws(TemplateError) {
         var text: [Unicode.Scalar] = []
-        // Where each scalar of `text` stands in the template, as a byte offset.
         var offsets: [Int32] = []
-        // A variable stands in the text as one placeholder, so that a name built with one
-        // (`<h{{level}}>`) stays one name, shown as written.
+        // A variable is one placeholder scalar, so a name built with one (`<h{{level}}>`) stays one name, shown as written.
         var variables: [Int: String] = [:]
         source.nodes.walk { node in
             switch node.kind {
@@ -134,7 +125,6 @@ enum TemplateMarkup {
             scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_:.".unicodeScalars.contains(scalar)
                 || scalar == Self.placeholder
         }
-        /// The element name at `offset`, and how many scalars of the text it takes.
         func name(from offset: Int) -> (text: String, length: Int) {
             var end = offset
             var name = ""
@@ -204,8 +194,7 @@ enum TemplateMarkup {
 
 // MARK: - Names
 
-/// The names a page model gives templates, read from the model types themselves (their stored
-/// properties, which is what `TemplateValues` hands to Mustache), so the check follows the models.
+/// The names a page model gives templates, read from its stored properties (what `TemplateValues` hands to Mustache).
 indirect enum TemplateShape: Sendable {
     case object([String: TemplateShape])
     case list(TemplateShape)
@@ -213,8 +202,8 @@ indirect enum TemplateShape: Sendable {
     /// A value whose names cannot be known (the current item, `{{.}}`): any name is accepted.
     case open
 
-    /// The shape of a model type: structs of this module by their stored properties, arrays by
-    /// their elements, optionals by what they wrap, everything else (String, Int, Date…) a scalar.
+    /// The shape of a model type: this module's structs by stored properties, arrays by element, optionals by what they
+    /// wrap, everything else a scalar.
     static func of(_ type: Any.Type) -> TemplateShape {
         of(type, depth: 0)
     }
@@ -249,12 +238,10 @@ private protocol TemplateArray { static var elementType: Any.Type { get } }
 extension Array: TemplateArray { fileprivate static var elementType: Any.Type { Element.self } }
 extension ArticleRows: TemplateArray { fileprivate static var elementType: Any.Type { ArticleRow.self } }
 
-/// Checks that every name a template uses is one its page model provides where it is used:
-/// Mustache renders an unknown name as nothing, so `{{headline}}` would be empty on every page.
-/// Sections see their own value's names and those of every section around them; partials and
-/// parents are followed with the names visible where they are included.
+/// Checks that every name a template uses is provided where it is used (Mustache renders an unknown name as nothing).
+/// Sections see their own value's names and those around them; partials and parents are followed with the names visible
+/// where they are included.
 struct TemplateNames {
-    /// Every template of the theme by name.
     let sources: [String: TemplateSource]
     /// Each page template with the type of the value it renders.
     let models: [String: Any.Type]

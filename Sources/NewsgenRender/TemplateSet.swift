@@ -1,8 +1,8 @@
 package import Foundation
 import NewsgenModel
 
-/// A problem with the templates: the file (or folder, or "the built-in theme"), where in it
-/// when known, and what is wrong. Reads as `Templates/row.mustache:12:5: …`.
+/// A problem with the templates: the file (or folder, or "the built-in theme"), where in it when known, and what is wrong,
+/// as `Templates/row.mustache:12:5: …`.
 public struct TemplateError: Error, Sendable, CustomStringConvertible {
     public var file: String
     /// Line and column, from 1; the column is 0 when only the line is known.
@@ -22,8 +22,7 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// The user-editable Mustache templates and the theme's assets, loaded once and checked
-/// before anything renders.
+/// The user-editable Mustache templates and the theme's assets, loaded once and checked before anything renders.
 package struct TemplateSet: Sendable {
     /// The templates a theme must have.
     static let required = ["layout", "row", "headlines", "sources", "source", "category", "favorites", "read-later", "article", "archive", "archive-day", "tags", "tag", "search"]
@@ -32,8 +31,7 @@ package struct TemplateSet: Sendable {
     let origin: String
     /// Files under the theme's `assets/`, copied into the output as they are.
     let assets: [OutputFile]
-    /// The digest of every template's name and text: a page rendered with another theme is
-    /// another page, so an incremental build renders it again.
+    /// The digest of every template's name and text: another theme makes another page, so incremental builds re-render.
     package let digest: Fingerprint
     private let library: MustacheLibrary
 
@@ -84,10 +82,8 @@ package struct TemplateSet: Sendable {
         try check(sources: sources, location: { folder.appendingPathComponent($0).path })
     }
 
-    /// The default theme built into newsgen (the EmbedFiles plugin embeds Templates/).
-    ///
-    /// Its texts are compiled into newsgen, so the tests check them (`checking: true`) rather than
-    /// every build, which would reflect over every page model to check names that cannot change.
+    /// The default theme built into newsgen (the EmbedFiles plugin embeds Templates/). Its texts are compiled in, so the
+    /// tests check them (`checking: true`) rather than every build.
     static func builtIn(checking: Bool = false) throws(TemplateError) -> TemplateSet {
         let texts = Dictionary(uniqueKeysWithValues: DefaultTheme.templates.map { ($0.key + ".mustache", $0.value) })
         let location = { (file: String) in "built-in theme: \(file)" }
@@ -108,7 +104,6 @@ package struct TemplateSet: Sendable {
         self.assets = assets
     }
 
-    /// The templates' names and texts, in name order.
     private static func digest(of texts: [String: String]) -> Fingerprint {
         var hasher = Fingerprint.Hasher()
         for (file, text) in texts.sorted(by: { $0.key < $1.key }) {
@@ -118,8 +113,7 @@ package struct TemplateSet: Sendable {
         return hasher.finish()
     }
 
-    /// Parses every template once, in file order, naming the file, line and column of the first
-    /// tag the engine cannot read.
+    /// Parses every template once, in file order, naming the file, line and column of the first unreadable tag.
     private static func sources(texts: [String: String], location: (String) -> String) throws(TemplateError) -> [String: TemplateSource] {
         var sources: [String: TemplateSource] = [:]
         for (file, text) in texts.sorted(by: { $0.key < $1.key }) {
@@ -129,10 +123,9 @@ package struct TemplateSet: Sendable {
         return sources
     }
 
-    /// Every required template exists, and every partial a template names exists: Mustache would
-    /// render a missing one as nothing, so a theme that names one is broken, and says where.
-    /// Then each template's own markup is well-formed, and every name a page template uses is
-    /// one its page model provides: both would otherwise show only on rendered pages.
+    /// Every required template and every partial named exists (Mustache would render a missing one as nothing); each
+    /// template's markup is well-formed, and every name a page template uses is provided by its page model. Otherwise
+    /// these would show only on rendered pages.
     private func check(sources: [String: TemplateSource], location: (String) -> String) throws(TemplateError) {
         for name in Self.required where !library.has(name) {
             throw TemplateError(location(name + ".mustache"), "missing; every theme needs \(Self.required.map { $0 + ".mustache" }.joined(separator: ", "))")
@@ -156,8 +149,7 @@ package struct TemplateSet: Sendable {
         try render(name, values: Self.values(of: page))
     }
 
-    /// What a template is given for `page`: a `TemplateValue`, as `Any` so that the renderer's
-    /// fingerprints can take it as they take any template value.
+    /// What a template is given for `page`: a `TemplateValue`, as `Any` so the fingerprints take it like any template value.
     static func values<Content>(of page: Page<Content>) -> Any {
         TemplateValues.convert(page)
     }

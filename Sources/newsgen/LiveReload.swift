@@ -4,22 +4,18 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// What `serve --watch` tells the pages open in a browser: reload after each successful
-/// rebuild, or show the error of a failed one.
+/// What `serve --watch` tells the pages open in a browser: reload after each successful rebuild, or show a failed one's
+/// error. Only `serve --watch` responses change; published files never hold a trace of it.
 ///
-/// Only the responses of `serve --watch` change; the published files never hold a trace of it.
-/// Each HTML page served gets `<script src="/_newsgen/live.js" defer>` before `</head>` (a file
-/// of the same origin, so the pages' `script-src 'self'` allows it); the script listens to
-/// `/_newsgen/events`, a server-sent event stream:
+/// Each HTML page served gets `<script src="/_newsgen/live.js" defer>` before `</head>` (same origin, so the pages'
+/// `script-src 'self'` allows it); the script listens to the server-sent event stream `/_newsgen/events`:
 ///
 /// - `event: reload` after a rebuild that published (exit status 0 or 3): the page reloads.
-/// - `event: build-error` with the build's error lines as `data:` when a rebuild failed (and on
-///   connecting while the last one had failed): the page shows them in a banner and keeps its
-///   content. Until a rebuild succeeds, every page asked for is an error page (status 500) with
-///   those lines instead of the stale page.
+/// - `event: build-error` with the error lines as `data:` when a rebuild failed (and on connecting while it still has):
+///   the page shows them in a banner. Until a rebuild succeeds, every page asked for is a 500 error page with those lines.
 /// - `: heartbeat` comments every 15 seconds, so that a proxy keeps the connection open.
 ///
-/// The stream ends when the server stops (Ctrl-C, SIGTERM), so it never keeps newsgen running.
+/// The stream ends when the server stops, so it never keeps newsgen running.
 final class LiveReload: Sendable {
     static let eventsPath = "/_newsgen/events"
     static let scriptPath = "/_newsgen/live.js"
@@ -31,8 +27,7 @@ final class LiveReload: Sendable {
         case failed(String)
         case heartbeat
 
-        /// The event as the stream sends it: each line of an error is a `data:` line of its own,
-        /// which EventSource joins with newlines.
+        /// The event as sent: each error line a `data:` line of its own, which EventSource joins with newlines.
         var text: String {
             switch self {
             case .reload: "event: reload\ndata: rebuilt\n\n"
@@ -44,7 +39,6 @@ final class LiveReload: Sendable {
     }
 
     private struct State {
-        /// The error of the last build when it failed.
         var failure: String?
         var listeners: [Int: AsyncStream<Event>.Continuation] = [:]
         var nextListener = 0
@@ -73,8 +67,7 @@ final class LiveReload: Sendable {
         for continuation in continuations { continuation.yield(event) }
     }
 
-    /// A new listener's events, and the continuation that feeds them (for heartbeats, and to end
-    /// the stream). It starts with the current failure, if any.
+    /// A new listener's events, starting with the current failure if any, and the continuation that feeds them.
     func listen() -> (AsyncStream<Event>, AsyncStream<Event>.Continuation) {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let id = state.withLock { state in
@@ -127,8 +120,7 @@ final class LiveReload: Sendable {
                  body: .init(byteBuffer: ByteBuffer(string: LiveReloadScript.source)))
     }
 
-    /// The page served instead of any page while the last build failed: its error, escaped, and
-    /// the script, so that it reloads when a rebuild succeeds.
+    /// The page served instead of any page while the last build failed: its error, escaped, and the script, so it reloads.
     static func errorPage(_ message: String) -> Response {
         let html = """
             <!DOCTYPE html>
@@ -191,8 +183,8 @@ final class LiveReload: Sendable {
         return nil
     }
 
-    /// The `serve --watch` part of the router: answers the two paths of its own, serves the
-    /// error page while the last build failed, and adds the script to every HTML page.
+    /// The `serve --watch` router part: answers its own two paths, serves the error page while the last build failed, and
+    /// adds the script to every HTML page.
     struct Middleware<Context: RequestContext>: RouterMiddleware {
         let live: LiveReload
 
@@ -214,9 +206,8 @@ final class LiveReload: Sendable {
                 let response = LiveReload.errorPage(failure)
                 return request.method == .head ? response.createHeadResponse() : response
             }
-            // The whole page is read and changed, so it is asked for whole (no Range), by GET
-            // (so that HEAD tells the length GET sends), and unconditionally: a page cached
-            // without the script (by `serve` without --watch) has the same ETag.
+            // Asked for whole (no Range), by GET (so HEAD tells the length GET sends) and unconditionally: a page cached
+            // without the script (by plain `serve`) has the same ETag.
             var head = request.head
             head.method = .get
             head.headerFields[.range] = nil
@@ -240,7 +231,6 @@ final class LiveReload: Sendable {
         }
     }
 
-    /// Gathers a response body's bytes.
     final class Collector: Sendable {
         private let bytes = Mutex(ByteBuffer())
 
@@ -259,8 +249,7 @@ final class LiveReload: Sendable {
     }
 }
 
-/// Records the error lines a build logs (and passes every line on), so that a failed rebuild's
-/// message can be sent to the pages.
+/// Records the error lines a build logs (passing every line on), so a failed rebuild's message can be sent to the pages.
 struct ErrorRecordingLogHandler: ForwardingLogHandler {
     final class Lines: Sendable {
         private let lines = Mutex<[String]>([])

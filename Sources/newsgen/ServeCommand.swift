@@ -76,8 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
-/// Information for the person at the terminal (`newsgen: …` on stderr), such as where `serve`
-/// listens and when it rebuilds; not a warning.
+/// Information for the person at the terminal (`newsgen: …` on stderr), such as where `serve` listens; not a warning.
 func note(_ message: String) {
     FileHandle.standardError.write(Data("newsgen: \(message)\n".utf8))
 }
@@ -86,8 +85,8 @@ func note(_ message: String) {
 enum Listening {
     static let host = "127.0.0.1"
 
-    /// Why `port` cannot be listened on at 127.0.0.1 (in use, or not allowed), or `nil` when it can.
-    /// It binds a socket the way the server will (with SO_REUSEADDR) and closes it at once.
+    /// Why `port` cannot be listened on at 127.0.0.1, or `nil` when it can: binds a socket as the server will
+    /// (SO_REUSEADDR) and closes it at once.
     static func problem(port: Int) -> String? {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { return nil }
@@ -140,9 +139,8 @@ struct SiteWatcher: Sendable {
 }
 
 extension SiteWatcher {
-    /// The `--watch` loop as a service of the server's `Application`: once a second it compares
-    /// the snapshot and rebuilds when a file changed, and it ends when the server shuts down
-    /// gracefully (Ctrl-C, SIGTERM), after the rebuild under way if there is one.
+    /// The `--watch` loop as a service of the server's `Application`: once a second it rebuilds when a file changed; it
+    /// ends on graceful shutdown, after any rebuild under way.
     struct Rebuilding: Service {
         var watcher: SiteWatcher
         var runner: BuildRunner

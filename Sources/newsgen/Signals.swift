@@ -5,27 +5,20 @@ import NewsgenBuild
 import NewsgenConfig
 import Synchronization
 
-/// SIGINT (Ctrl-C) and SIGTERM (cron's or systemd's stop) during a build.
-///
-/// The first one cancels the build: the build stops at its next step, removes its staging folder,
-/// releases the lock, and newsgen exits 130 (SIGINT) or 143 (SIGTERM) with one line saying that
-/// nothing was published. Work that notices no cancellation (a long computation in a library)
-/// gets `grace`; then newsgen removes its staging folders itself and exits with the same status,
-/// the kernel releasing the lock. The served folder is untouched either way. A second signal
-/// exits at once, as a kill would: the served folder is still whole, and the next build removes
-/// the staging folder.
+/// SIGINT (Ctrl-C) and SIGTERM during a build. The first cancels the build: it stops at its next step, removes its
+/// staging folder, releases the lock, and newsgen exits 130 or 143 saying nothing was published. Work that ignores
+/// cancellation gets `grace`; then newsgen removes its staging folders itself and exits with the same status. A second
+/// signal exits at once, like a kill. The served folder is untouched either way.
 enum StopSignals {
     /// How long a cancelled build has to end on its own.
     static let grace: DispatchTimeInterval = .seconds(1)
 
-    /// Where the signals are handled: a queue of its own, which libdispatch gives a thread even
-    /// while every core is busy (the global queues wait for one of the threads that the build's
-    /// work holds, and would handle the signal only after it).
+    /// Where signals are handled: a queue of its own, which libdispatch gives a thread even while the build's work holds
+    /// every core (the global queues would handle the signal only after it).
     static let queue = DispatchQueue(label: "newsgen.stop-signals")
 
-    /// Runs a build with SIGINT and SIGTERM cancelling it; its exit status, or 128 + the signal's
-    /// number when a signal stopped it. Its logger falls silent once a stop is asked for, since
-    /// what a stopped build reports is noise.
+    /// Runs a build with SIGINT and SIGTERM cancelling it; its exit status, or 128 + the signal's number when stopped. Its
+    /// logger falls silent once a stop is asked for: a stopped build's reports are noise.
     static func run(_ runner: BuildRunner) async -> Int32 {
         // Read here, so that a stop that cannot wait knows which output's staging folders are its own.
         let config: SiteConfig
@@ -44,8 +37,7 @@ enum StopSignals {
         let publisher = Publisher(output: config.output)
         let sources = [SIGINT, SIGTERM].map { number in
             #if canImport(Darwin)
-            // Darwin's signal sources sit below signal(3): the default action must be off.
-            // On Linux, Dispatch takes the signal itself.
+            // Darwin's signal sources sit below signal(3), so the default action must be off; on Linux Dispatch takes it.
             signal(number, SIG_IGN)
             #endif
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
@@ -89,8 +81,7 @@ enum StopSignals {
         }
     }
 
-    /// The first stop signal received, shared by the signal handlers and the log handler, and
-    /// who ends the process after it: the build, or the forced stop.
+    /// The first stop signal received, shared by the signal and log handlers, and who ends the process after it.
     final class Received: Sendable {
         private struct State {
             var first: Int32?
@@ -99,8 +90,7 @@ enum StopSignals {
 
         private let state = Mutex(State())
 
-        /// Whether the caller is the first to end the stopped build (the build returning, or the
-        /// forced stop); the other then does nothing.
+        /// Whether the caller (the returning build or the forced stop) is the first to end the build; the other does nothing.
         func claimEnd() -> Bool {
             state.withLock { state in
                 guard !state.ended else { return false }
@@ -121,9 +111,8 @@ enum StopSignals {
         }
     }
 
-    /// Passes log lines on until a stop signal arrives, then drops them: a stopped build's
-    /// errors (cancelled requests, "stopped before publishing") would only repeat the one line
-    /// `run` prints. A line that asks someone to act (metadata `afterStop`) still goes through.
+    /// Passes log lines on until a stop signal arrives, then drops them (they would only repeat `run`'s one line); a line
+    /// that asks someone to act (metadata `afterStop`) still goes through.
     struct SilencedOnStop: ForwardingLogHandler {
         var base: any LogHandler
         let stop: Received

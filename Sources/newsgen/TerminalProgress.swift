@@ -5,12 +5,9 @@ import Glibc
 #endif
 import NewsgenBuild
 
-/// The one updating line a build shows on a terminal (`fetching 37/100 sources`, then
-/// `rendering 4,200/10,600 files`): redrawn in place with `\r`, at most ten times a second,
-/// and cleared (`\r` ESC `[K`) before any other line goes to stderr and when the build ends.
-///
-/// Only when stderr is a terminal and neither --quiet nor --verbose is given: under cron stderr
-/// is a file or a pipe, and its bytes are exactly what they would be without it.
+/// The one updating line a build shows on a terminal: redrawn in place with `\r` at most ten times a second, and cleared
+/// (`\r` ESC `[K`) before any other stderr line and when the build ends. Only when stderr is a terminal and neither
+/// --quiet nor --verbose is given, so under cron stderr's bytes are exactly what they would be without it.
 final class TerminalProgress: ProgressReporter, Sendable {
     /// The line on standard error. Every line newsgen writes there goes through `write`.
     static let standardError = TerminalProgress(descriptor: STDERR_FILENO)
@@ -25,7 +22,6 @@ final class TerminalProgress: ProgressReporter, Sendable {
     private let state = Mutex(State())
 
     private struct State {
-        /// The text on the terminal now, if any.
         var shown: String?
         var lastDraw: ContinuousClock.Instant?
         var lastPhase: BuildProgress.Phase?
@@ -35,8 +31,7 @@ final class TerminalProgress: ProgressReporter, Sendable {
         self.descriptor = descriptor
     }
 
-    /// A build's progress on this line, when the line should show one: `nil` unless stderr is a
-    /// terminal (that is not `TERM=dumb`) and the logging options leave the default level.
+    /// A build's progress on this line, or `nil` unless stderr is a terminal (not `TERM=dumb`) at the default log level.
     static func forBuild(_ logging: LoggingOptions, descriptor: Int32 = STDERR_FILENO) -> BuildProgress? {
         guard !logging.quiet, !logging.verbose, isatty(descriptor) == 1,
               ProcessInfo.processInfo.environment["TERM"] != "dumb" else { return nil }
@@ -61,8 +56,7 @@ final class TerminalProgress: ProgressReporter, Sendable {
         }
     }
 
-    /// Writes a whole line (a warning, an error), clearing the progress line first and drawing it
-    /// again after, so that the line stays last.
+    /// Writes a whole line (a warning, an error), clearing the progress line first and redrawing it after, so it stays last.
     func write(_ line: String) {
         state.withLock { state in
             guard let shown = state.shown else { return put(line) }

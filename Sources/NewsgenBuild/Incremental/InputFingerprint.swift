@@ -3,19 +3,12 @@ import NewsgenModel
 import NewsgenConfig
 package import NewsgenRender
 
-/// The fingerprint of everything a build's files are made from: newsgen's version, the theme
-/// (templates and assets) and every value of `SiteContent` that can reach a file.
+/// The fingerprint of everything a build's files are made from: newsgen's version, the theme and every value of
+/// `SiteContent` that can reach a file. When it equals the recorded one and the output still holds exactly the recorded
+/// files, the build stops before rendering. `SiteContent.generated` is left out: no file shows it.
 ///
-/// When it equals the one the manifest recorded, and the output still holds exactly the files
-/// the manifest recorded, rendering would give the published site again: the build stops
-/// before rendering. `SiteContent.generated` (the build's time) is left out: no file shows it
-/// (SiteRenderer and SiteModelBuilder never read it), so every cron run would differ for nothing.
-///
-/// Articles (tens of thousands) are fed field by field, through the digest each keeps of its
-/// fields (`Fingerprint.Hasher.add(digestOf:)`, which the feeds' lists feed too); the rest
-/// (config, source states, saved entries, NewsAPI's list) through `Mirror`, so a field added to
-/// those types is fed without a change here. `InputFingerprintTests` checks that Article still
-/// has the fields fed here.
+/// Articles are fed through the digest each keeps of its fields (`Fingerprint.Hasher.add(digestOf:)`); the rest through
+/// `Mirror`, so a field added to those types is fed without a change here. `InputFingerprintTests` checks Article's fields.
 package enum InputFingerprint {
     package static func of(_ content: SiteContent, templates: TemplateSet) -> Fingerprint {
         var hasher = Fingerprint.Hasher()
@@ -45,11 +38,9 @@ package enum InputFingerprint {
                 hasher.add(digestOf: entry.article)
             }
         }
-        // The cache lists stories with the same date and first sighting in no fixed order, and a
-        // story two sources list is stored as whichever source's copy was written last (they are
-        // fetched in parallel). Pages sort the sources' lists followed by the archive, stably, and
-        // drop repeats, so an archived story equal to one a source lists shows nothing of its own:
-        // the archive is fed without those, in an order of its own.
+        // The cache's order of stories with equal dates is not fixed, and a story two sources list is stored as whichever
+        // copy was written last. Pages sort and deduplicate, so an archived story equal to a listed one shows nothing of its
+        // own: the archive is fed without those, in an order of its own.
         let unlisted = ListedStories(content.sources).unlisted(in: content.archive)
         hasher.add(articles: unlisted.sorted {
             ($0.published ?? .distantPast, $0.id, $0.sourceID) > ($1.published ?? .distantPast, $1.id, $1.sourceID)
@@ -60,8 +51,8 @@ package enum InputFingerprint {
 }
 
 extension Fingerprint.Hasher {
-    /// Any value, by its type's name and its stored properties, recursively: dictionary keys and
-    /// sets in a sorted order, so the digest does not depend on hashing order.
+    /// Any value, by its type's name and stored properties, recursively; dictionary keys and sets sorted, so the digest does
+    /// not depend on hashing order.
     mutating func add(reflecting value: Any) {
         switch value {
         case let string as String: add(string)
@@ -74,15 +65,13 @@ extension Fingerprint.Hasher {
             add("t")
             add(date: date)
         case let url as URL:
-            // A folder's file URL gains a "/" once the folder exists (the output after the first
-            // build): its path, without it, is what names the folder.
+            // A folder's file URL gains a "/" once the folder exists: its path without it names the folder.
             add("u")
             add(url.isFileURL ? url.standardizedFileURL.path : url.absoluteString)
         case let data as Data: add(data)
         default:
             let mirror = Mirror(reflecting: value)
-            // The qualified name, as String(reflecting:) gives it, without its search for
-            // CustomDebugStringConvertible (a third of this function's time).
+            // The qualified name, as String(reflecting:) gives it, without its CustomDebugStringConvertible lookup.
             add(_typeName(type(of: value), qualified: true))
             switch mirror.displayStyle {
             case .optional:

@@ -1,7 +1,6 @@
 package import NewsgenModel
 
-/// The stories the sources list now, by id, for finding an archived story's listed copy. A
-/// story two sources list has two copies, equal or not.
+/// The stories the sources list now, by id, for finding an archived story's listed copy (two sources may list two copies).
 package struct ListedStories: Sendable {
     private var first: [String: Article] = [:]
     private var again: [String: [Article]] = [:]
@@ -21,10 +20,8 @@ package struct ListedStories: Sendable {
         return again[article.id]?.first { $0 == article }
     }
 
-    /// The archive with each story a source lists as it is (equal in every field) replaced by
-    /// the source's copy: the two then share their text in memory instead of holding it twice
-    /// (at 100,000 stories, most of them listed, the archive's own copies are a large part of
-    /// a build's peak memory).
+    /// The archive with each story a source lists unchanged replaced by the source's copy, so the two share their text in
+    /// memory instead of holding it twice.
     package func sharingText(of archive: [Article]) -> [Article] {
         archive.map { copy(of: $0) ?? $0 }
     }

@@ -2,30 +2,21 @@ package import Foundation
 import NewsgenModel
 package import NewsgenRender
 
-/// What the last build published, kept beside the cache: for each file of the site, the
-/// fingerprint of what it was made from and what the file on disk was then (inode, size,
-/// modification time), and for each folder what it was (inode, modification time).
+/// What the last build published, kept beside the cache: each file's input fingerprint and on-disk identity (inode, size,
+/// mtime), and each folder's identity (inode, mtime).
 ///
-/// The next build carries a file over only when its fingerprint is unchanged **and** the file
-/// in the output folder is still the very file that was published (same inode, size and
-/// time). So a manifest that is out of date (a crash between the swap and saving it, a file
-/// edited by hand, another tool writing into the folder) can only make newsgen render more,
-/// never publish a page that is not what rendering would give.
+/// A file is carried over only when its fingerprint is unchanged **and** the output still holds the very file published.
+/// So a stale manifest (a crash before saving it, a hand edit, another tool) can only make newsgen render more, never
+/// publish a page rendering would not give. A folder's mtime moves whenever a name in it changes, so a folder with its
+/// published time still holds exactly what it held.
 ///
-/// The folders' times tell whether anything was added to the output: a folder's modification
-/// time moves whenever a name in it is created, removed or renamed, so a folder with the time
-/// it was published with still holds exactly what it held.
-///
-/// The file is text, one record a line, records in the order of their paths:
+/// Text, one record a line, in path order (times in nanoseconds since 1970; in paths `\` is `\\`, a line break `\n`):
 ///
 ///     newsgen manifest 3
 ///     output /srv/site/public
 ///     input 5d41…                      (or "-": unknown)
 ///     folder <inode> <mtime> articles/a-story
 ///     file <fingerprint> <inode> <size> <mtime> articles/a-story/index.html
-///
-/// Times are nanoseconds since 1970. A path is the rest of its line, with `\` written `\\` and
-/// a line break `\n`.
 package struct Manifest: Sendable, Equatable {
     /// The format of this file; another number is read as no manifest.
     package static let formatVersion = 3
@@ -34,27 +25,21 @@ package struct Manifest: Sendable, Equatable {
         package var fingerprint: Fingerprint
         package var inode: UInt64
         package var size: Int64
-        /// Modification time, in nanoseconds since 1970.
         package var modified: Int64
 
         var onDisk: OnDisk { OnDisk(inode: inode, size: size, modified: modified) }
     }
 
-    /// A folder of the site as it was published.
     package struct Folder: Sendable, Equatable {
         package var inode: UInt64
-        /// Modification time, in nanoseconds since 1970.
         package var modified: Int64
     }
 
-    /// The folder the files were published to.
     package var output: String
     package var files: [String: Entry]
-    /// Every folder of the published site, "" for the output folder itself; `nil` when not
-    /// recorded, which makes the output count as changed.
+    /// Every folder of the published site, "" for the output itself; `nil` (unrecorded) makes the output count as changed.
     package var folders: [String: Folder]?
-    /// The fingerprint of the whole input of the build that published these files
-    /// (`InputFingerprint`); `nil` when unknown, which renders.
+    /// The fingerprint of the build's whole input (`InputFingerprint`); `nil` when unknown, which renders.
     package var input: Fingerprint?
 
     package init(output: URL, files: [String: Entry], folders: [String: Folder]? = nil, input: Fingerprint? = nil) {
@@ -64,20 +49,17 @@ package struct Manifest: Sendable, Equatable {
         self.input = input
     }
 
-    /// Where the manifest of a site whose cache is `cache` lives: beside it.
     package static func location(cache: URL) -> URL {
         cache.deletingPathExtension().appendingPathExtension("manifest")
     }
 
-    /// Where the record of the previous site (the one the last publish replaced, kept beside
-    /// the output for the next build to stage in) lives, given the manifest's location: the
-    /// manifest that site was published with.
+    /// Where the record of the previous site (the one the last publish replaced, kept for the next build to stage in)
+    /// lives, given the manifest's location.
     package static func previousSiteLocation(manifest: URL) -> URL {
         manifest.deletingPathExtension().appendingPathExtension("previous.manifest")
     }
 
-    /// The manifest at `file`, or `nil` when there is none or it cannot be used (another
-    /// format, unreadable, another output folder): the build then renders everything.
+    /// The manifest at `file`, or `nil` when missing or unusable (another format, unreadable, another output folder).
     package static func load(from file: URL, output: URL) -> Manifest? {
         guard let data = try? Data(contentsOf: file), let manifest = Manifest(text: data),
               manifest.output == output.standardizedFileURL.path
@@ -85,8 +67,7 @@ package struct Manifest: Sendable, Equatable {
         return manifest
     }
 
-    /// Writes the manifest atomically: a temporary file beside it, renamed into place (and
-    /// removed when that fails). The JSON manifest of an earlier newsgen beside it is removed.
+    /// Writes the manifest atomically (a temporary file renamed into place) and removes any older JSON manifest.
     package func save(to file: URL) throws {
         let folder = file.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -101,23 +82,18 @@ package struct Manifest: Sendable, Equatable {
         try? FileManager.default.removeItem(at: file.appendingPathExtension("json"))
     }
 
-    /// The published site as this manifest recorded it, compared with what the output holds now.
     package struct Comparison: Sendable {
         package var manifest: Manifest
         /// The fingerprints of the recorded files that are still, on disk, the very files recorded.
         package var carry: CarryIndex
-        /// Whether every recorded file is still the one recorded and the output still is
-        /// newsgen's site (its marker).
+        /// Whether every recorded file is still the one recorded and the output still carries newsgen's marker.
         package var filesAreIntact: Bool
-        /// Whether every recorded folder is still the one recorded, so that the output holds
-        /// nothing else; `nil` when not examined (`examiningFolders(of:)`).
+        /// Whether every recorded folder is still the one recorded; `nil` when not examined (`examiningFolders(of:)`).
         package var foldersAreIntact: Bool?
 
-        /// Whether the output is, file for file and folder for folder, what was published:
-        /// false while the folders are not examined.
+        /// Whether the output is exactly what was published; false while the folders are not examined.
         package var isIntact: Bool { filesAreIntact && foldersAreIntact == true }
 
-        /// The comparison with the folders examined too, when they were not.
         package func examiningFolders(of publisher: Publisher) -> Comparison {
             guard foldersAreIntact == nil else { return self }
             var examined = self
@@ -126,10 +102,8 @@ package struct Manifest: Sendable, Equatable {
         }
     }
 
-    /// Compares what was published with the output folder, stat-ing each recorded file (and,
-    /// with `folders`, each recorded folder) once, below the output held open. The folders tell
-    /// only whether the output holds something more than was published, which only a build that
-    /// may publish nothing needs to know.
+    /// Compares what was published with the output, stat-ing each recorded file (and, with `folders`, each folder) once
+    /// below the open output. Only a build that may publish nothing needs the folders.
     package func compared(with publisher: Publisher, examiningFolders folders: Bool = true) -> Comparison {
         guard let output = OpenFolder(publisher.output) else {
             return Comparison(manifest: self, carry: CarryIndex(fingerprints: [:]), filesAreIntact: false, foldersAreIntact: false)
@@ -144,17 +118,14 @@ package struct Manifest: Sendable, Equatable {
                           foldersAreIntact: folders ? filesAreIntact && foldersAreIntact(below: output) : nil)
     }
 
-    /// What a folder holds, known from the record it was published with: its files (each with
-    /// its inode) and its folders.
+    /// What a folder holds, known from its record: its files (each with its inode) and its folders.
     package struct Listing: Sendable {
         package var files: [String: UInt64]
         package var folders: [String: Folder]
     }
 
-    /// What the site in `folder` (held open, whatever it is named meanwhile) holds, from the
-    /// record at `file` of the site published as `output`, when the record still describes it
-    /// name for name: every recorded folder is still the folder recorded, with its time. `nil`
-    /// when it does not, has no folders recorded, or cannot be read.
+    /// What the site in `folder` (held open, whatever it is renamed to) holds, from the record at `file` of the site
+    /// published as `output`, when every recorded folder is still the one recorded; `nil` otherwise or when unreadable.
     package static func listing(from file: URL, output: URL, of folder: OpenFolder) -> Listing? {
         guard let record = load(from: file, output: output), let folders = record.folders,
               foldersAreIntact(folders, below: folder)
@@ -162,8 +133,7 @@ package struct Manifest: Sendable, Equatable {
         return Listing(files: record.files.mapValues(\.inode), folders: folders)
     }
 
-    /// Whether each recorded folder is still the folder recorded, with the time it was
-    /// published with: then no name in it was added, removed or renamed since.
+    /// Whether each recorded folder still has its recorded identity: then no name in it changed since.
     fileprivate func foldersAreIntact(below root: OpenFolder) -> Bool {
         folders.map { Self.foldersAreIntact($0, below: root) } ?? false
     }
@@ -175,19 +145,11 @@ package struct Manifest: Sendable, Equatable {
         }
     }
 
-    /// The manifest of the site now in `output`: each path's fingerprint with its file's
-    /// identity, and the identity of every folder. A path whose file cannot be examined is left
-    /// out (the next build renders it); a folder that cannot be, leaves the folders unrecorded
-    /// (the next build publishes).
+    /// The manifest of the site now in `output`. A file that cannot be examined is left out (the next build renders it);
+    /// a folder that cannot be leaves the folders unrecorded (the next build publishes).
     ///
-    /// With `previous`, the records of the site files were carried from, every path not in
-    /// `rendered` is a file carried over (a build carries a file only when `previous` records it
-    /// with its fingerprint and it was found on disk as recorded): its record is taken from
-    /// there, and only the rendered paths are examined.
-    ///
-    /// The files examined are those in `examining` (by default `output`): a staging folder,
-    /// opened before it is renamed `output`, holds the same files and folders with the same
-    /// identities. Folders the build knows (`known`) are recorded as known, not examined.
+    /// With `previous`, every path not in `rendered` was carried over as recorded, so its record is taken from there.
+    /// `examining` (default `output`) may be the staging folder opened before its rename; `known` folders are not examined.
     package static func recording(_ fingerprints: [String: Fingerprint], output: URL, examining folder: OpenFolder? = nil,
                                   input: Fingerprint? = nil, previous: [String: Entry]? = nil, rendered: Set<String> = [],
                                   folders known: KnownFolders? = nil) -> Manifest {
@@ -215,16 +177,12 @@ package struct Manifest: Sendable, Equatable {
             }
             folders?[path] = folder
         }
-        // A file that is there but could not be examined would be a name the record does not
-        // list: without folders, the record is never taken for the whole of the site.
+        // Without folders, the record is never taken for the whole site: an unexamined file would be a name it lacks.
         return withExtendedLifetime(opened) { Manifest(output: output, files: files, folders: complete ? folders : nil, input: input) }
     }
 
-    /// The folders of a site as its record has them, when nothing else changed them since but
-    /// adding, replacing or removing the names `changed`: a folder's identity (inode and time)
-    /// moves only when a name in it is added, removed or renamed. The folders holding a changed
-    /// name, and every folder above them (and the site's own), are not known. A folder the record
-    /// lacks is not known either.
+    /// The folders as recorded, when nothing changed them but the names `changed`: the folders holding a changed name,
+    /// every folder above them, and folders the record lacks are not known.
     package struct KnownFolders: Sendable {
         private let recorded: [String: Folder]
         private let changed: Set<String>
@@ -234,13 +192,11 @@ package struct Manifest: Sendable, Equatable {
             self.changed = SitePathFolders.folders(holding: changed, includingRoot: true)
         }
 
-        /// The folder at `path` as recorded, when it is known to be so.
         func folder(_ path: String) -> Folder? {
             changed.contains(path) ? nil : recorded[path]
         }
     }
 
-    /// A regular file's identity on disk.
     struct OnDisk: Equatable {
         var inode: UInt64
         var size: Int64
@@ -255,26 +211,24 @@ package struct Manifest: Sendable, Equatable {
         stat(path, in: AT_FDCWD)
     }
 
-    /// The identity of the regular file at `path` (not a link to one), below the open folder `folder`.
+    /// The identity of the regular file at `path` (not a link) below the open `folder`.
     static func stat(_ path: String, in folder: Int32) -> OnDisk? {
         var status = Foundation.stat()
         guard statAt(folder, path, &status), (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         return OnDisk(inode: UInt64(status.st_ino), size: Int64(status.st_size), modified: status.st_mtim.nanoseconds)
     }
 
-    /// A folder's identity on disk (not a link to one).
     static func folderStat(_ path: String) -> Folder? {
         folderStat(path, in: AT_FDCWD)
     }
 
-    /// The identity of the folder at `path` (not a link to one), below the open folder `folder`.
+    /// The identity of the folder at `path` (not a link) below the open `folder`.
     static func folderStat(_ path: String, in folder: Int32) -> Folder? {
         var status = Foundation.stat()
         guard statAt(folder, path, &status), (status.st_mode & S_IFMT) == S_IFDIR else { return nil }
         return Folder(inode: UInt64(status.st_ino), modified: status.st_mtim.nanoseconds)
     }
 
-    /// fstatat(2) of `path` below `folder`, not following a link.
     private static func statAt(_ folder: Int32, _ path: String, _ status: inout Foundation.stat) -> Bool {
         path.withCString { fstatat(folder, $0, &status, AT_SYMLINK_NOFOLLOW) } == 0
     }
@@ -285,7 +239,7 @@ package struct Manifest: Sendable, Equatable {
 extension Manifest {
     private static let header = "newsgen manifest \(formatVersion)"
 
-    /// The file's text; records in the order of their paths, so the same site gives the same file.
+    /// The file's text, records in path order so the same site gives the same file.
     var text: String {
         var text = "\(Self.header)\noutput \(Self.escape(output))\ninput \(input?.hex ?? "-")\n"
         for (path, folder) in (folders ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -371,7 +325,6 @@ extension Manifest {
 package final class OpenFolder: Sendable {
     let descriptor: Int32
 
-    /// Opens `folder`; `nil` when it cannot be opened as a folder (a link to one included).
     package init?(_ folder: URL) {
         descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         if descriptor < 0 { return nil }

@@ -3,12 +3,9 @@ package import Logging
 import NewsgenModel
 package import NewsgenRender
 
-/// Everything the incremental path of a build needs, behind one type: the record of what the
-/// last build published (`Manifest`), how the output compares with it now, which files can be
-/// carried over instead of rendered, and the record of what this build publishes.
-///
-/// Without a record file (`file` is `nil`), or with `--full`, nothing is carried and every file
-/// is rendered; the build is otherwise the same.
+/// Everything a build's incremental path needs: the last published record (`Manifest`), how the output compares with it,
+/// which files can be carried over, and the record of what this build publishes. Without a record file or with `--full`,
+/// nothing is carried and every file is rendered.
 package struct PublishedRecord: Sendable {
     /// Where the record is kept (`Manifest.location(cache:)`); `nil` keeps none.
     package let file: URL?
@@ -16,8 +13,7 @@ package struct PublishedRecord: Sendable {
     /// The last record compared with the output; `nil` when there is none to go by.
     private let last: Manifest.Comparison?
 
-    /// Reads the last record and compares the output with it (unless `ignoringLast`: it is then
-    /// as if there were none, and the record this build makes replaces it).
+    /// Reads the last record and compares the output with it (unless `ignoringLast`: then as if there were none).
     package init(file: URL?, publisher: Publisher, ignoringLast: Bool = false) {
         self.file = file
         self.publisher = publisher
@@ -31,7 +27,6 @@ package struct PublishedRecord: Sendable {
     /// The files that need not be rendered again: those still on disk as recorded, by fingerprint.
     package var carrying: CarryIndex? { last?.carry }
 
-    /// Each published file as the record has it.
     package var publishedFiles: [String: Manifest.Entry] { last?.manifest.files ?? [:] }
 
     /// The fingerprint of this build's whole input (`InputFingerprint`), when a record is kept.
@@ -39,16 +34,14 @@ package struct PublishedRecord: Sendable {
         file == nil ? nil : InputFingerprint.of(content, templates: templates)
     }
 
-    /// Whether the output already holds, file for file and folder for folder, the site made
-    /// from `input`: then rendering would only make it again.
+    /// Whether the output already holds, exactly, the site made from `input`: then rendering would only make it again.
     package func holdsSite(madeFrom input: Fingerprint?) -> Bool {
         guard let input, let last, last.manifest.input == input else { return false }
         return last.examiningFolders(of: publisher).isIntact
     }
 
-    /// Whether the output already is `site`: every file carried (none rendered), the same set
-    /// of files as recorded, and nothing else in the folder. A build that crashed before saving
-    /// its record left one that does not match the output: then this is false, and it publishes.
+    /// Whether the output already is `site`: every file carried, the same files as recorded, and nothing else. A record
+    /// left by a crash before saving does not match the output, so this is false and the build publishes.
     package func holds(_ site: RenderedSite) -> Bool {
         guard let last, last.filesAreIntact, site.rendered.isEmpty, site.carried.count == last.manifest.files.count,
               last.manifest.files.keys.allSatisfy(Set(site.carried).contains)
@@ -56,30 +49,26 @@ package struct PublishedRecord: Sendable {
         return last.examiningFolders(of: publisher).isIntact
     }
 
-    /// The carried files that must be checked again: none while every file the published site
-    /// had is still part of the site (their links still resolve), else all of them.
+    /// The carried files to check again: none while every published file is still part of the site, else all of them.
     package func carriedFilesToCheck(in site: RenderedSite) -> Set<String> {
         guard let last else { return Set(site.carried) }
         let kept = site.carried.count + site.rendered.count { last.manifest.files[$0] != nil }
         return kept < last.manifest.files.count ? Set(site.carried) : []
     }
 
-    /// Notes that the output, unchanged, is also what `input` makes: the next build with this
-    /// input stops before rendering.
+    /// Notes that the unchanged output is also what `input` makes, so the next build with it stops before rendering.
     package func recordUnchanged(madeFrom input: Fingerprint?, logger: Logger) {
         guard let file, let input, var manifest = last?.manifest, manifest.input != input else { return }
         manifest.input = input
         save(manifest, to: file, logger: logger)
     }
 
-    /// Records `site`, just published from `staged`: each rendered file and folder examined in
-    /// the output, each carried file as the last record had it. The record of the site the swap
-    /// set aside (`keptPrevious`) becomes the previous site's, for the next build to stage in.
+    /// Records `site`, just published from `staged`: rendered files and folders as examined, carried files as last
+    /// recorded. The record of the site set aside (`keptPrevious`) becomes the previous site's, for the next build.
     package func recordPublished(_ site: RenderedSite, staged: Write.Staged, input: Fingerprint?, keptPrevious: Bool,
                                  logger: Logger) {
         guard let file, let previousSiteRecord else { return }
         if keptPrevious, last?.filesAreIntact == true, rename(file.path, previousSiteRecord.path) == 0 {
-            // The record of the site set aside, which stays as it was published.
         } else {
             try? FileManager.default.removeItem(at: previousSiteRecord)
         }

@@ -24,14 +24,14 @@ public struct LockError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// A lock file beside the cache, so that two builds (a slow one and the next cron run) never
-/// write the cache or the output at the same time. The kernel releases it if the process dies.
+/// A lock file beside the cache, so two builds (a slow one and the next cron run) never write the cache or output at once.
+/// The kernel releases it if the process dies.
 package final class BuildLock: Sendable {
     public let path: URL
     private let descriptor: Int32
 
-    /// Takes the lock. Without `wait`, a lock held by another build is an error at once;
-    /// with it, waits (polling) until the other build finishes, or the task is cancelled.
+    /// Takes the lock: without `wait`, a lock another build holds is an error at once; with it, polls until the other
+    /// build finishes or the task is cancelled.
     public init(path: URL, wait: Bool) async throws(LockError) {
         self.path = path
         let folder = path.deletingLastPathComponent()

@@ -4,8 +4,7 @@ package import Logging
 import NewsgenModel
 package import NewsgenRender
 
-/// A problem with the output folder: refusing to replace it, or writing or swapping it.
-/// Reads as one line naming the path: `/srv/news/public: holds files newsgen did not write (…)`.
+/// A problem with the output folder: refusing to replace it, or writing or swapping it; reads as one line naming the path.
 public struct PublishError: Error, Sendable, CustomStringConvertible {
     public enum Problem: Sendable, Equatable {
         /// The output holds files newsgen did not write (the first few names, sorted, and how many in all).
@@ -56,21 +55,15 @@ public struct PublishError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// The system's reason for the last failed call, in words.
 private var systemReason: String { String(cString: strerror(errno)) }
 
-/// Writes a site into a staging folder beside the output, then swaps it into place with one
-/// rename, so that the served folder only ever holds a whole, validated site.
-///
-/// A published site carries a marker file, and only an empty folder or one with the marker is
-/// ever replaced: newsgen never destroys a folder it did not write.
+/// Writes a site into a staging folder beside the output, then swaps it into place with one rename, so the served folder
+/// only ever holds a whole, validated site. Only an empty folder or one carrying the marker file is ever replaced.
 package struct Publisher: Sendable {
     public let output: URL
 
-    /// The marker a published site carries at its root.
     public static let markerName = ".newsgen-site"
 
-    /// The marker's bytes: what the folder is, and that newsgen may replace it.
     static let marker = OutputFile(
         markerName,
         "This folder is a site published by newsgen. Each build replaces it whole: files added by hand are lost.\n"
@@ -84,8 +77,7 @@ package struct Publisher: Sendable {
         self.logger = logger
     }
 
-    /// Checks that the output may be replaced: it does not exist yet, or it is an empty folder,
-    /// or it is a site newsgen published (it carries the marker). Anything else is refused.
+    /// Checks that the output may be replaced: missing, an empty folder, or a folder carrying the marker.
     public func checkReplaceable() throws(PublishError) {
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -110,12 +102,10 @@ package struct Publisher: Sendable {
         public var unchanged = 0
     }
 
-    /// The prefix of the staging folders of this output: `.public.staging-`.
     private var stagingPrefix: String { ".\(output.lastPathComponent).staging-" }
 
-    /// The site the last swap replaced, kept beside the output (never served) so that the next
-    /// build updates it in place into its staging folder instead of creating every folder and
-    /// link anew and removing as many: a publish then creates and deletes only what changed.
+    /// The site the last swap replaced, kept beside the output (never served) so the next build updates it in place
+    /// as its staging folder, creating and deleting only what changed.
     package var previousSite: URL {
         output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).previous", isDirectory: true)
     }
@@ -123,8 +113,7 @@ package struct Publisher: Sendable {
     /// A staging folder for a build, and whether it holds a previous site to update in place.
     package struct Staging: Sendable {
         package var folder: URL
-        /// Whether the folder is the previous site (every path must be checked or replaced,
-        /// and whatever the new site lacks removed) rather than an empty folder.
+        /// Whether the folder is the previous site (to be pruned and overwritten) rather than an empty folder.
         package var reused: Bool
     }
 
@@ -141,9 +130,7 @@ package struct Publisher: Sendable {
         return Staging(folder: staging, reused: false)
     }
 
-    /// Keeps `folder` (the site a swap replaced, or a staging folder that was not published) as
-    /// the previous site the next build starts from; one that cannot be kept is removed.
-    /// Returns whether it was kept.
+    /// Keeps `folder` as the previous site the next build starts from, or removes it; returns whether it was kept.
     @discardableResult
     package func keepForNextBuild(_ folder: URL) -> Bool {
         if FileManager.default.fileExists(atPath: previousSite.path) {
@@ -156,17 +143,16 @@ package struct Publisher: Sendable {
         return true
     }
 
-    /// A new, empty staging folder next to the output (same file system, so the swap is a rename).
-    /// Staging folders left by builds that were killed are removed first.
+    /// A new, empty staging folder next to the output (same file system, so the swap is a rename), once the
+    /// staging folders of killed builds are removed.
     public func makeStaging() throws(PublishError) -> URL {
         let staging = try stagingName()
         try create(staging)
         return staging
     }
 
-    /// A name for this build's staging folder beside the output, `.public.staging-<pid>-<random>`
-    /// (which tells a later build whose it is), once the staging folders of killed builds are
-    /// removed; nothing is made there yet.
+    /// A name for this build's staging folder, `.public.staging-<pid>-<random>` (the pid tells a later build
+    /// whose it is); nothing is made there yet.
     private func stagingName() throws(PublishError) -> URL {
         try checkNotStopped()
         let parent = output.deletingLastPathComponent()
@@ -174,7 +160,6 @@ package struct Publisher: Sendable {
         return parent.appendingPathComponent("\(stagingPrefix)\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))")
     }
 
-    /// Creates the empty staging folder `staging` (and the output's parent folder, if need be).
     private func create(_ staging: URL) throws(PublishError) {
         let parent = staging.deletingLastPathComponent()
         do {
@@ -185,8 +170,7 @@ package struct Publisher: Sendable {
         }
     }
 
-    /// Removes the staging folders (and previous sites set aside) that a killed build left beside
-    /// the output: those whose process, named in the folder's name, no longer runs.
+    /// Removes staging folders and previous sites whose process, named in the folder's name, no longer runs.
     private func removeLeftovers(in parent: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
         for name in names where name.hasPrefix(stagingPrefix) {
@@ -197,8 +181,7 @@ package struct Publisher: Sendable {
         }
     }
 
-    /// Removes the staging folders this process made beside the output: what a build ended by a
-    /// signal, without the time to stop in order, leaves (the served folder is never one of them).
+    /// Removes the staging folders this process made, for a build ended by a signal (never the served folder).
     package func removeOwnStaging() {
         let parent = output.deletingLastPathComponent()
         let own = "\(stagingPrefix)\(ProcessInfo.processInfo.processIdentifier)-"
@@ -213,8 +196,7 @@ package struct Publisher: Sendable {
         if Task.isCancelled { throw PublishError(output, .stopped) }
     }
 
-    /// Whether the output is a site an earlier newsgen, from before the marker, published:
-    /// its headlines feed names newsgen as its generator.
+    /// Whether the output is a site published before the marker existed: its headlines feed names newsgen as generator.
     private func isEarlierSite() -> Bool {
         guard let feed = FileHandle(forReadingAtPath: output.appendingPathComponent("feeds/headlines.rss").path) else { return false }
         defer { try? feed.close() }
@@ -222,9 +204,7 @@ package struct Publisher: Sendable {
         return start.map { String(decoding: $0, as: UTF8.self).contains("<generator>newsgen ") } ?? false
     }
 
-    /// Creates the folders that `paths` (relative to `staging`) need, each once, parents before
-    /// children, with mkdir(2) one depth at a time. Folders `existing` says are there (and so
-    /// their parents) are not made.
+    /// Creates the folders that `paths` (relative to `staging`) need, parents before children, skipping `existing`.
     package func createFolders(for paths: [String], in staging: URL, existing: (String) -> Bool = { _ in false }) async throws(PublishError) {
         var levels: [[String]] = []
         var seen: Set<String> = []
@@ -237,8 +217,7 @@ package struct Publisher: Sendable {
                 folder = (folder as NSString).deletingLastPathComponent
             }
         }
-        // One thread, parents first: mkdir(2) takes the parent folder's lock, which the article
-        // folders share.
+        // One thread: mkdir(2) takes the parent folder's lock, which the article folders share.
         let root = staging.path
         for folder in levels.joined() {
             let path = root + "/" + folder
@@ -248,7 +227,6 @@ package struct Publisher: Sendable {
         }
     }
 
-    /// Flushes the file system that holds `folder` (syncfs(2) on Linux, sync(2) elsewhere).
     static func syncToDisk(_ folder: URL) {
         let descriptor = open(folder.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
@@ -259,10 +237,8 @@ package struct Publisher: Sendable {
         close(descriptor)
     }
 
-    /// Puts `data` at `target` (a path in a staging folder whose folders exist): a hard link to
-    /// `published` when that file holds the same bytes, so it keeps its inode and modification
-    /// time (what rsync and HTTP caches look at), else a new file; `true` for a link. Whatever
-    /// stood at `target` is replaced, never written into.
+    /// Puts `data` at `target`: a hard link to `published` when that file holds the same bytes (keeping the inode and
+    /// mtime that rsync and HTTP caches look at), else a new file; `true` for a link. Never writes into what stood there.
     static func place(_ data: Data, at target: String, published: String?) -> Result<Bool, PublishError> {
         if let published, contents(of: published, ifSize: data.count) == data, carry(published, to: target) == nil {
             return .success(true)
@@ -273,8 +249,7 @@ package struct Publisher: Sendable {
         return .success(false)
     }
 
-    /// Makes `target` a hard link to `published`, unless it already is one; whatever else stood
-    /// there is removed first. `nil` when done, else why not (ENOENT: a folder is missing).
+    /// Makes `target` a hard link to `published`, replacing whatever else stood there; `nil` when done, else the errno.
     static func carry(_ published: String, to target: String) -> String? {
         if link(published, target) == 0 { return nil }
         guard errno == EEXIST else { return systemReason }
@@ -287,49 +262,34 @@ package struct Publisher: Sendable {
         return link(published, target) == 0 ? nil : systemReason
     }
 
-    /// What a reused staging folder kept when it was pruned: each kept file's inode (as its
-    /// folder lists it), and the kept folders.
+    /// What a reused staging folder kept when it was pruned, read from its folders or taken from its record.
     package struct Kept: Sendable {
-        /// The files kept and their inodes, when the folders were read (not from the record).
         package var files: [String: UInt64] = [:]
-        /// The files as the folder's record has them, when the record was used instead of
-        /// reading its folders: every one was kept but `removedFiles`.
+        /// The files as the record has them: every one was kept but `removedFiles`.
         var recordedFiles: [String: UInt64]?
         var removedFiles: Set<String> = []
-        /// The folders kept, when they were read (not from the record).
         package var folders: Set<String> = []
-        /// The folders as the folder's record has them (inode and time), when the record was used
-        /// instead of reading its folders: until a name is added to or removed from one, that is
-        /// what it still is.
+        /// The folders (inode and time) as the record has them; valid until a name is added to or removed from one.
         package var recordedFolders: [String: Manifest.Folder]?
-        /// Whether the folder's record was used instead of reading its folders.
         package var fromRecord: Bool { recordedFolders != nil }
-        /// The files and folders pruning removed.
         package var removed: [String] = []
-        /// The recorded folders pruning removed.
         var removedFolders: Set<String> = []
 
-        /// The inode of the file kept at `path`; `nil` when none was.
         package func inode(of path: String) -> UInt64? {
             guard let recordedFiles else { return files[path] }
             return removedFiles.isEmpty || !removedFiles.contains(path) ? recordedFiles[path] : nil
         }
 
-        /// Whether the folder at `path` was kept: from the record, one it lists and pruning did
-        /// not remove.
+        /// Whether the folder at `path` was kept.
         package func holdsFolder(_ path: String) -> Bool {
             guard let recordedFolders else { return folders.contains(path) }
             return recordedFolders[path] != nil && !removedFolders.contains(path)
         }
     }
 
-    /// Removes from a reused staging folder every entry the new site does not have: files not
-    /// in `files`, folders that hold none of them, and anything that is neither a regular file
-    /// nor a folder. Runs before anything is written there, so no file stands where a folder is
-    /// needed (or the other way round). Returns what was kept.
-    ///
-    /// `listing`, when given, is what the folder holds, known from its record
-    /// (`Manifest.listing`): then none of its folders is read. Otherwise every folder is read.
+    /// Removes from a reused staging folder every entry the new site lacks: files not in `files`, folders that hold
+    /// none of them, and anything neither a regular file nor a folder. Runs before any write, so no file stands where
+    /// a folder is needed. `listing`, when given (`Manifest.listing`), replaces reading the folders.
     @discardableResult
     static func prune(_ root: String, keeping layout: SiteLayout, listing: Manifest.Listing? = nil) -> Kept {
         let (files, folders) = (layout.files, layout.folders)
@@ -356,10 +316,9 @@ package struct Publisher: Sendable {
         return kept
     }
 
-    /// `prune` from a listing known to be what the folder holds (the marker, unlisted, is always kept).
+    /// `prune` from a known listing (the unlisted marker is always kept).
     private static func prune(_ root: String, keeping files: Set<String>, folders: Set<String>, listing: Manifest.Listing) -> Kept {
         var kept = Kept(recordedFiles: listing.files, recordedFolders: listing.folders)
-        // The listing's files, less the few the new site lacks.
         for path in listing.files.keys where !files.contains(path) {
             _ = unlink(root + "/" + path)
             kept.removedFiles.insert(path)
@@ -375,8 +334,7 @@ package struct Publisher: Sendable {
         return kept
     }
 
-    /// The bytes of the regular file at `path` when it holds exactly `size` bytes; `nil` when it
-    /// does not exist, cannot be read or has another size (so most changed files are not read).
+    /// The bytes of the regular file at `path` when it holds exactly `size` bytes, else `nil`.
     static func contents(of path: String, ifSize size: Int) -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
@@ -397,8 +355,7 @@ package struct Publisher: Sendable {
         return complete ? data : nil
     }
 
-    /// Writes `data` to a new file at `path` with write(2), without an fsync per file:
-    /// `swap(in:)` flushes the whole staging folder once before the rename that publishes it.
+    /// Writes `data` to a new file without an fsync: `swap(in:)` flushes the staging folder once before the rename.
     static func writeFile(_ data: Data, to path: String) -> String? {
         var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if descriptor < 0 && errno == EEXIST {
@@ -412,8 +369,7 @@ package struct Publisher: Sendable {
         return failure == 0 ? nil : String(cString: strerror(failure))
     }
 
-    /// Writes all of `bytes` to the open file `descriptor` with write(2), again after an
-    /// interrupted call: 0, or the errno of the write that failed.
+    /// Writes all of `bytes` to `descriptor`, retrying interrupted calls: 0, or the errno of the failed write.
     static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
         guard let base = bytes.baseAddress else { return 0 }
         var offset = 0
@@ -428,8 +384,7 @@ package struct Publisher: Sendable {
         return 0
     }
 
-    /// Writes files into the staging folder. A file identical to the published one is hard-linked
-    /// from it instead of written, so static hosts and rsync see it unchanged.
+    /// Writes files into the staging folder, hard-linking those identical to the published ones.
     public func write(_ files: [OutputFile], to staging: URL) async throws(PublishError) -> WriteSummary {
         try checkNotStopped()
         let output = self.output
@@ -452,12 +407,9 @@ package struct Publisher: Sendable {
         return total
     }
 
-    /// Puts the staging folder in the output's place: one atomic exchange where the system can,
-    /// else two renames (the output is missing for an instant, never half-written).
-    ///
-    /// Returns the previous site, set aside beside the output under the staging folder's name
-    /// (so a build killed before removing it leaves a leftover the next build removes), or `nil`
-    /// when there was none. The caller keeps it for the next build (`keepForNextBuild`).
+    /// Puts the staging folder in the output's place: one atomic exchange where the system can, else two renames
+    /// (the output is missing for an instant, never half-written). Returns the previous site, set aside under the
+    /// staging folder's name so a killed build leaves a leftover the next one removes; the caller keeps it.
     @discardableResult
     public func swap(in staging: URL) throws(PublishError) -> URL? {
         let fileManager = FileManager.default
@@ -465,9 +417,7 @@ package struct Publisher: Sendable {
         try checkNotStopped()
         // Checked again here: files may have appeared in the output while the build ran.
         try checkReplaceable()
-        // The new files reach the disk before the rename that publishes them, in one call for
-        // the whole file system rather than an fsync per file, so a power cut after the swap
-        // cannot leave empty pages behind.
+        // One flush for the whole file system before the rename, so a power cut after the swap leaves no empty pages.
         Self.syncToDisk(staging)
         if !fileManager.fileExists(atPath: output.path) {
             guard rename(staging.path, output.path) == 0 else {
@@ -491,23 +441,18 @@ package struct Publisher: Sendable {
         return previous
     }
 
-    /// Removes the staging folders and previous sites that killed builds left beside the output.
-    /// A build that publishes does this when it makes its staging folder; one that publishes
-    /// nothing (the site is current) calls it itself.
+    /// Removes the staging folders and previous sites that killed builds left; for a build that publishes nothing.
     package func removeLeftovers() {
         removeLeftovers(in: output.deletingLastPathComponent())
     }
 
-    /// Whether the output's marker file is the one newsgen writes.
     package func holdsMarker() -> Bool {
         FileManager.default.contents(atPath: output.appendingPathComponent(Self.markerName).path) == Self.marker.data
     }
 
     private enum EntryKind { case file, folder, other }
 
-    /// The names in a folder with their kinds (lstat(2) where readdir(3) does not say) and
-    /// inodes (readdir's, the file's own on a file system that is not a mount point), without
-    /// "." and ".."; `nil` when the folder cannot be read.
+    /// The names in a folder with their kinds and inodes, without "." and ".."; `nil` when it cannot be read.
     private static func entries(of folder: String) -> [(name: String, kind: EntryKind, inode: UInt64)]? {
         guard let directory = opendir(folder) else { return nil }
         defer { closedir(directory) }
@@ -536,13 +481,11 @@ package struct Publisher: Sendable {
         return entries
     }
 
-    /// Removes a staging folder that will not be published.
     public func discard(_ staging: URL) {
         remove(staging, what: "an unpublished build")
     }
 
-    /// Removes a folder of newsgen's beside the output; one it cannot remove is a warning,
-    /// since it takes disk space until someone does.
+    /// Removes a folder of newsgen's beside the output; failing is a warning, since it takes disk space.
     private func remove(_ folder: URL, what: String) {
         guard FileManager.default.fileExists(atPath: folder.path) else { return }
         do {

@@ -3,41 +3,30 @@ import Synchronization
 package import NewsgenModel
 package import NewsgenRender
 
-/// Writes rendered files into the staging folder on a thread of its own while rendering goes
-/// on on the cores, so that a build's time is its CPU work or its disk work, whichever is
-/// longer, not their sum. The thread is started by `init` and ended by `finish`, which waits
-/// for it: nothing is written into the folder after `finish` returns.
+/// Writes rendered files into the staging folder on a thread of its own while rendering runs on the cores. The thread is
+/// started by `init` and ended by `finish`, which waits for it: nothing is written into the folder after `finish` returns.
 ///
-/// Files queue in memory until the thread has written them; past `queueLimit` bytes, `enqueue`
-/// waits, so a slow disk bounds the memory a build holds. One thread writes every file, since
-/// folders of one parent (the article folders share `articles/`) take that parent's lock.
+/// Files queue in memory; past `queueLimit` bytes `enqueue` waits, so a slow disk bounds memory. One thread writes every
+/// file, since folders of one parent (the article folders share `articles/`) take that parent's lock. A file equal to the
+/// published one is hard-linked, keeping its inode and mtime (what rsync and HTTP caches look at).
 ///
-/// A file whose bytes equal those of the published file at its path is hard-linked instead, so
-/// it keeps its inode and modification time (what rsync and HTTP caches look at).
+/// A reused staging folder (`Publisher.makeStaging(reusingPrevious:)`) is first pruned of every path the new site lacks
+/// (`prepare(keeping:)`); files are then replaced, never written into, since they may be links to the served files. A
+/// new staging folder gets its folders from a second thread (`makeFolders(of:)`), which also ends before `finish` returns.
 ///
-/// A reused staging folder (the previous site, `Publisher.makeStaging(reusingPrevious:)`) is
-/// first pruned of every path the new site lacks (`prepare(keeping:)`); files are then replaced,
-/// never written into, since they may be links to the served site's files.
-///
-/// A new staging folder gets its folders from a second thread (`makeFolders(of:)`), which
-/// creates them in the order the files will come while the first pages are rendered; it too
-/// ends before `finish` returns.
-///
-/// State shared by the threads and the build's tasks is guarded by `condition` (or is a
-/// `Mutex`/`Atomic`): hence `@unchecked Sendable`.
+/// State shared by the threads and the build's tasks is guarded by `condition` (or is a `Mutex`/`Atomic`): hence
+/// `@unchecked Sendable`.
 package final class StagingWriter: @unchecked Sendable {
     /// Bytes that may wait to be written before `enqueue` waits.
     package static let defaultQueueLimit = 8 << 20
 
     package let staging: URL
     private let stagingPath: String
-    /// The published site's folder, when it exists (a file there may be linked rather than written).
+    /// The published site's folder, when it exists.
     private let publishedPath: String?
     private let queueLimit: Int
-    /// Whether the staging folder is the previous site, updated in place.
     package let reused: Bool
-    /// Where the record of a reused folder is (the manifest it was published with), and the
-    /// folder it was published as: read on the thread while the site is planned (`Publisher.prune`).
+    /// The reused folder's record (its manifest) and the folder it was published as; read on the thread (`Publisher.prune`).
     private let record: (file: URL, output: URL)?
 
     // Guarded by `condition`.
@@ -45,7 +34,6 @@ package final class StagingWriter: @unchecked Sendable {
     private var queue: [OutputFile?] = []
     private var head = 0
     private var queuedBytes = 0
-    /// Files queued and not yet written (taken from the queue or not).
     private var unwritten = 0
     private var spaceWaiters: [CheckedContinuation<Void, Never>] = []
     /// Waiting for every queued file to be written (`written()`).
@@ -55,23 +43,18 @@ package final class StagingWriter: @unchecked Sendable {
     private var finishWaiters: [CheckedContinuation<Void, Never>] = []
     private var failure: PublishError?
     private var summary = Publisher.WriteSummary()
-    /// The new site's paths, until a reused folder is pruned to them.
     private var pruning: SiteLayout?
-    /// What the reused folder kept of the previous site.
     private var kept = Publisher.Kept()
 
-    /// The folders known to stand in the staging folder (made by either thread, with every
-    /// folder above them).
+    /// The folders known to stand in the staging folder (made by either thread, with every folder above them).
     private let folders = Mutex<Set<String>>([""])
     /// Set when the writing thread is done: the folder-making thread stops at its next folder.
     private let stopMakingFolders = Atomic<Bool>(false)
     /// Whether a folder-making thread runs; guarded by `condition`, which it signals when it ends.
     private var makingFolders = false
 
-    /// Starts the writing thread for `staging` (`reused` when it holds a previous site); files
-    /// whose bytes equal the file at the same path below `output` are linked to it. `record` is
-    /// the reused folder's record, if one was kept: the thread reads it, checks that it still
-    /// describes the folder, and removes it (the folder is about to change).
+    /// Starts the writing thread for `staging` (`reused` when it holds a previous site); files equal to the one at the same
+    /// path below `output` are linked. `record`, if kept, is checked against the reused folder and then removed.
     package init(staging: URL, output: URL, reused: Bool = false, record: URL? = nil,
                  queueLimit: Int = StagingWriter.defaultQueueLimit) {
         self.staging = staging
@@ -86,8 +69,7 @@ package final class StagingWriter: @unchecked Sendable {
         thread.start()
     }
 
-    /// Tells the writer every path of the new site, before the first file: a reused folder is
-    /// pruned of everything else before anything is written into it.
+    /// Tells the writer every path of the new site, before the first file, so a reused folder is pruned first.
     package func prepare(keeping layout: SiteLayout) {
         guard reused else { return }
         condition.lock()
@@ -96,10 +78,8 @@ package final class StagingWriter: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Creates the folders of `paths` in a new staging folder, in the order of the paths, on a
-    /// thread of its own, while the files are made; the writing thread creates any it finds
-    /// missing itself. Nothing for a reused folder, which has most of them already. Called
-    /// once, before the first file is queued.
+    /// Creates the folders of `paths` in a new staging folder on a thread of its own, in path order, while files are made;
+    /// the writing thread makes any still missing. Nothing for a reused folder. Called once, before the first file.
     package func makeFolders(of paths: [String]) {
         guard !reused else { return }
         condition.withLock { makingFolders = true }
@@ -118,22 +98,19 @@ package final class StagingWriter: @unchecked Sendable {
         thread.start()
     }
 
-    /// What a reused staging folder kept of the previous site when it was pruned (nothing for a
-    /// new folder): known once `finish` returned. A kept file that already is the published
-    /// file (the same inode) need not be linked again.
+    /// What a reused staging folder kept when pruned (nothing for a new one), known once `finish` returned; a kept file
+    /// with the published inode need not be linked again.
     package var keptFromPrevious: Publisher.Kept {
         condition.withLock { kept }
     }
 
-    /// Queues `file` to be written, waiting first while the queue holds `queueLimit` bytes.
-    /// After a failure, files are dropped: `finish` reports the failure.
+    /// Queues `file`, waiting while the queue holds `queueLimit` bytes. After a failure files are dropped; `finish` reports it.
     package func enqueue(_ file: OutputFile) async {
         await withCheckedContinuation { (space: CheckedContinuation<Void, Never>) in resume(space, whenThereIsRoom: true) }
         append(file)
     }
 
-    /// Waits until every file queued so far is written (or writing failed, or the thread stopped),
-    /// without stopping the thread.
+    /// Waits until every file queued so far is written (or writing failed or stopped), without stopping the thread.
     package func written() async {
         await withCheckedContinuation { (empty: CheckedContinuation<Void, Never>) in
             condition.lock()
@@ -144,15 +121,13 @@ package final class StagingWriter: @unchecked Sendable {
         }
     }
 
-    /// Waits until every queued file is written, then stops the thread: how many files were
-    /// written and how many linked as unchanged, or the first failure.
+    /// Waits until every queued file is written, then stops the thread: files written and linked, or the first failure.
     package func finish() async throws(PublishError) -> Publisher.WriteSummary {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in resume(done, whenThereIsRoom: false) }
         return try outcome().get()
     }
 
-    /// Resumes `waiter` once the queue has room (`true`) or once every file is written and the
-    /// thread has stopped (`false`, which also closes the queue).
+    /// Resumes `waiter` once the queue has room (`true`) or the thread has stopped (`false`, which also closes the queue).
     private func resume(_ waiter: CheckedContinuation<Void, Never>, whenThereIsRoom room: Bool) {
         condition.lock()
         let ready: Bool
@@ -185,8 +160,7 @@ package final class StagingWriter: @unchecked Sendable {
         return failure.map { .failure($0) } ?? .success(summary)
     }
 
-    /// The thread's loop: prunes a reused folder when told the new site's paths, then takes
-    /// files in the order they came and writes each.
+    /// The thread's loop: prunes a reused folder when told the new site's paths, then writes files in arrival order.
     private func drain() {
         let listing = readRecord()
         while let work = next() {
@@ -222,8 +196,7 @@ package final class StagingWriter: @unchecked Sendable {
             condition.unlock()
             for waiter in resumed { waiter.resume() }
         }
-        // The folder-making thread stops before the folder is handed on (to be published, or
-        // discarded): nothing is created in it after `finish` returns.
+        // The folder-making thread stops before the folder is handed on: nothing is created in it after `finish` returns.
         stopMakingFolders.store(true, ordering: .relaxed)
         condition.lock()
         while makingFolders { condition.wait() }
@@ -236,8 +209,7 @@ package final class StagingWriter: @unchecked Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// What the reused folder holds, from its record when that still describes it; the record
-    /// is removed either way, as the folder is about to change.
+    /// What the reused folder holds, from its record when that still describes it; the record is removed either way.
     private func readRecord() -> Manifest.Listing? {
         guard let record else { return nil }
         let listing = OpenFolder(staging).flatMap { Manifest.listing(from: record.file, output: record.output, of: $0) }
@@ -270,8 +242,7 @@ package final class StagingWriter: @unchecked Sendable {
         return file.map(Work.write)
     }
 
-    /// Writes one file (creating its folders first), or links the published file when its bytes
-    /// are the same: `true` for a link.
+    /// Writes one file (creating its folders first), or links the published file when equal: `true` for a link.
     private func write(_ file: OutputFile) -> Result<Bool, PublishError> {
         if let failure = createFolders(above: file.path) { return .failure(failure) }
         return Publisher.place(file.data, at: stagingPath + "/" + file.path, published: publishedPath.map { $0 + "/" + file.path })

@@ -1,6 +1,5 @@
-/// One stage of the pipeline as a value: its settings are its stored properties, what the
-/// stage before it made is its `Input`, and it fails only with its own `Failure`. So every
-/// stage runs the same way in `Build` (through `StageClock`) and alone in a test.
+/// One stage of the pipeline as a value: settings are stored properties, the previous stage's output is its `Input`, and
+/// it fails only with its own `Failure`, so it runs the same way in `Build` (through `StageClock`) and alone in a test.
 package protocol BuildStep: Sendable {
     associatedtype Input: Sendable = Void
     associatedtype Output: Sendable
@@ -11,8 +10,7 @@ package protocol BuildStep: Sendable {
 
     func run(_ input: Input) async throws(Failure) -> Output
 
-    /// What `--verbose` shows after the stage's name (`12 sources (2 from cache or unavailable), 80 articles`);
-    /// empty for nothing.
+    /// What `--verbose` shows after the stage's name (`12 sources (2 from cache or unavailable), 80 articles`); may be empty.
     func summary(of output: Output) -> String
 
     /// The line's text when the stage fails, for a failure that is a finding rather than an accident

@@ -5,8 +5,8 @@ package import NewsgenFetch
 package import NewsgenModel
 package import NewsgenStore
 
-/// Stage 2: fetch every source (see `FetchStage`, which does the work) and say per source
-/// what may be shown. A source that fails is a report, never a failure of the stage.
+/// Fetches every source (`FetchStage` does the work) and says per source what may be shown. A failing source is a report,
+/// never a failure of the stage.
 package struct Fetch: BuildStep {
     package static let stage = BuildStage.fetch
 

@@ -4,8 +4,8 @@ import NewsgenModel
 import NewsgenConfig
 import NewsgenFetch
 
-/// How many sources the fetch stage fetches at once: many in all, few per host, so that a
-/// dead or slow host holds two slots and the healthy sources go on around it.
+/// How many sources are fetched at once: many in all, few per host, so a dead or slow host holds two slots and the healthy
+/// sources go on around it.
 enum FetchLimits {
     /// Sources in flight at once, across hosts (local files included).
     static let overall = 64
@@ -22,13 +22,12 @@ enum FetchLimits {
     }
 }
 
-/// The build-wide fetch budget (`fetchBudgetSeconds`): a point on the continuous clock after
-/// which no source is fetched and those in flight are stopped.
+/// The build-wide fetch budget (`fetchBudgetSeconds`): a continuous-clock instant after which no source is fetched and
+/// those in flight are stopped.
 struct FetchBudget: Sendable {
     var seconds: Double
     var end: ContinuousClock.Instant
 
-    /// A budget of `seconds` that starts now.
     init(seconds: Double, clock: ContinuousClock = ContinuousClock()) {
         self.seconds = seconds
         end = clock.now.advanced(by: .milliseconds(Int64((seconds * 1000).rounded())))
@@ -37,10 +36,8 @@ struct FetchBudget: Sendable {
     var isExhausted: Bool { ContinuousClock.now >= end }
 }
 
-/// A provider held to the fetch budget and the request deadline: each request carries its
-/// source's `timeoutSeconds` (else the site's), and a fetch still running when the budget ends
-/// is abandoned (its requests cancelled) with `SourceError.budgetExhausted`; after the end no
-/// fetch starts.
+/// A provider held to the fetch budget and request deadline: each request carries its source's `timeoutSeconds` (else the
+/// site's); a fetch running when the budget ends is cancelled with `SourceError.budgetExhausted`, and none starts after.
 struct BudgetedProvider: SourceProvider {
     var base: any SourceProvider
     var budget: FetchBudget
@@ -76,10 +73,8 @@ struct BudgetedProvider: SourceProvider {
     }
 }
 
-/// The first of two operations to finish, without waiting for the other, which is cancelled.
-///
-/// Not a task group: a group waits for every child, and a NewsAPI source that waits for its
-/// batch's shared request does not stop when cancelled, so the budget could not cut it off.
+/// The first of two operations to finish, without waiting for the other, which is cancelled. Not a task group: a group
+/// waits for every child, and a NewsAPI source waiting on its batch's shared request ignores cancellation.
 enum Race {
     static func first<T: Sendable>(_ one: @escaping @Sendable () async -> T, or other: @escaping @Sendable () async -> T) async -> T {
         let race = Runners<T>()

@@ -4,25 +4,20 @@ import NewsgenConfig
 import NewsgenFetch
 import NewsgenStore
 
-/// What the fetch stage does with one source, decided from the source's stored state, the
-/// clock and the build's options alone: no store, no network, no log. `FetchStage` carries it
-/// out (reads the cache, asks the provider, writes the log).
+/// What the fetch stage does with one source, decided from its stored state, the clock and the build's options alone (no
+/// store, network or log); `FetchStage` carries it out.
 ///
-/// The rules: a local file is always read. `--offline` shows the cache while its last success
-/// is younger than maxCacheAgeDays. Within a source's refresh interval (counted from the last
-/// attempt, ignored under `--refresh`) no request is made: the source is shown as that attempt
-/// left it. A source whose provider cannot work (no NewsAPI key) is not attempted. Otherwise
-/// it is fetched, with the last success's validators for a conditional GET; when that fails,
-/// `afterFailure` decides.
+/// A local file is always read. `--offline` shows the cache while its last success is younger than maxCacheAgeDays.
+/// Within the refresh interval (from the last attempt, ignored under `--refresh`) no request is made and the source is
+/// shown as that attempt left it. A source whose provider cannot work (no NewsAPI key) is not attempted. Otherwise it is
+/// fetched, conditionally with the last success's validators; on failure `afterFailure` decides.
 enum FetchDecision: Sendable, Hashable {
     /// Ask the provider now; `etag` and `lastModified` make it a conditional GET.
     case fetch(etag: String?, lastModified: String?)
     /// Fetched successfully within the refresh interval: show the cache as it is.
     case recent(lastSuccess: Date, minutesAgo: Int)
-    /// Show the cached articles of the success at `lastSuccess` (younger than maxCacheAgeDays)
-    /// when the cache holds any, else `otherwise`.
+    /// Show the cached articles of the success at `lastSuccess` (younger than maxCacheAgeDays) if any, else `otherwise`.
     case cached(lastSuccess: Date, because: CacheReason, otherwise: Unavailable)
-    /// Nothing to show.
     case unavailable(Unavailable)
 
     /// Why the cache stands in for a fresh fetch.
@@ -33,7 +28,6 @@ enum FetchDecision: Sendable, Hashable {
         case notRetried(error: String, minutesAgo: Int)
         /// The provider cannot work in this build (no NewsAPI key): not attempted.
         case skipped(ProviderUnavailable)
-        /// This build's fetch failed.
         case failed(SourceError)
     }
 
@@ -41,9 +35,7 @@ enum FetchDecision: Sendable, Hashable {
     struct Unavailable: Sendable, Hashable {
         /// Since when it has been failing, as far as anyone knows.
         var since: Date?
-        /// What the pages show.
         var error: String
-        /// What the log says about it.
         var cause: Cause
 
         enum Cause: Sendable, Hashable {
@@ -58,15 +50,12 @@ enum FetchDecision: Sendable, Hashable {
         }
     }
 
-    /// Whether a provider can fetch the source.
     enum Provider: Sendable, Hashable {
         case ready
         case unavailable(ProviderUnavailable)
-        /// No provider handles the source's kind.
         case missing
     }
 
-    /// The build's options, as they bear on one source.
     struct Options: Sendable, Hashable {
         var offline: Bool
         /// `--refresh`: the refresh interval is ignored.
@@ -98,7 +87,6 @@ enum FetchDecision: Sendable, Hashable {
         var maximumAge: TimeInterval { TimeInterval(maxCacheAgeDays) * 86_400 }
     }
 
-    /// The decision before any request.
     static func decide(source: SourceConfig, state: SourceState?, now: Date, options: Options, provider: Provider) -> FetchDecision {
         let lastSuccess = usableSuccess(state, now: now, options: options)
 
@@ -114,8 +102,7 @@ enum FetchDecision: Sendable, Hashable {
             return lastSuccess.map { .cached(lastSuccess: $0, because: .offline, otherwise: fallback) } ?? .unavailable(fallback)
         }
 
-        // A minimum interval between requests, counted from the last attempt: within it, the
-        // source is shown as that attempt left it, without a new request.
+        // Within the refresh interval from the last attempt, the source is shown as that attempt left it, without a request.
         if !options.refresh && !source.isLocal, let lastAttempt = state?.lastAttempt,
            now.timeIntervalSince(lastAttempt) < TimeInterval(options.refreshMinutes(for: source) * 60) {
             let minutes = Int(now.timeIntervalSince(lastAttempt) / 60)
@@ -133,8 +120,7 @@ enum FetchDecision: Sendable, Hashable {
         case .missing:
             return .unavailable(Unavailable(since: nil, error: missingProviderReason(source), cause: .warning))
         case .unavailable(let skip):
-            // Not attempted, so not a failure of the source: the store is left as it is, and
-            // one warning covers all the provider's sources.
+            // Not attempted, so not the source's failure: the store is left as it is; one warning covers the provider's sources.
             let fallback = Unavailable(since: nil, error: skip.reason, cause: .skipped(skip))
             return lastSuccess.map { .cached(lastSuccess: $0, because: .skipped(skip), otherwise: fallback) } ?? .unavailable(fallback)
         case .ready:
@@ -155,8 +141,7 @@ enum FetchDecision: Sendable, Hashable {
         return lastSuccess
     }
 
-    /// Why `--offline` shows nothing for a source: it never succeeded, or its last success is
-    /// older than maxCacheAgeDays, or that success left no articles in the cache.
+    /// Why `--offline` shows nothing for a source: no success, one older than maxCacheAgeDays, or one that left no articles.
     static func offlineReason(state: SourceState?, now: Date, maxCacheAgeDays: Int) -> String {
         guard let lastSuccess = state?.lastSuccess else {
             if state?.lastAttempt == nil {

@@ -7,8 +7,8 @@ import NewsgenFetch
 import NewsgenRender
 import NewsgenStore
 
-/// Stages 2 and 3 of the pipeline: fetch every source concurrently, record the outcome in the
-/// store, and decide per source what may be shown (the offline rules).
+/// Fetches every source concurrently, records the outcome in the store, and decides per source what may be shown (the
+/// offline rules).
 struct FetchStage: Sendable {
     var config: SiteConfig
     var providers: [any SourceProvider]
@@ -20,9 +20,8 @@ struct FetchStage: Sendable {
     var progress: BuildProgress?
 
     func run() async -> [SourceReport] {
-        // Every request carries its source's deadline, and the whole stage the fetch budget:
-        // sources still pending when it ends are shown from the cache. A slow host holds at most
-        // FetchLimits.perHost of the slots.
+        // Every request has its source's deadline and the stage the fetch budget: sources pending when it ends are shown
+        // from the cache. A slow host holds at most FetchLimits.perHost of the slots.
         let budget = FetchBudget(seconds: config.fetchBudgetSeconds)
         let stage = {
             var stage = self
@@ -31,14 +30,11 @@ struct FetchStage: Sendable {
         }()
         let skipped = SkippedSources()
         let newsapi = config.newsapi
-        // The sources' states are read at once, and their 304s recorded at once after.
         let ids = config.sources.map(\.id)
         let states = await storeCall("the fetch state of \(ids.count) sources") { try await store.states(of: ids) } ?? [:]
         let unchanged = UnchangedSources()
-        // Two sources may list one story, which the cache keeps once: the lists go into it in
-        // site.json's order, whatever order the fetches end in, so that which copy it keeps does
-        // not depend on the network's timing (`OrderedWrites`). Every source's task has ended,
-        // and every write been made, when the map returns.
+        // The cache keeps a story two sources list once, so lists go into it in site.json's order whatever order fetches
+        // end in (`OrderedWrites`): which copy it keeps does not depend on network timing.
         let writes = OrderedWrites()
         let outcomes = await Parallel.map(
             Array(config.sources.enumerated()), maxConcurrent: FetchLimits.overall, maxPerKey: FetchLimits.perHost,
@@ -63,15 +59,13 @@ struct FetchStage: Sendable {
     /// A source's report, or the report it makes of its list in the cache.
     private enum Outcome: Sendable {
         case report(SourceReport)
-        /// Shown from the cache: its list, read with the other sources' at once
-        /// (`showCached`). `own` when each story must be as this source wrote it (a local file
-        /// unchanged since it was read): otherwise the file is read again.
+        /// Shown from the cache, its list read with the others' (`showCached`). `own` when each story must be as this
+        /// source wrote it (a local file unchanged since read): otherwise the file is read again.
         case cached(SourceConfig, own: Bool, report: @Sendable ([Article]) -> SourceReport)
     }
 
-    /// The reports of the sources, in their order: those shown from the cache get their lists,
-    /// read in one go. A local file whose list holds another source's copy of a story is read
-    /// again (below: `own`), and what was left as it was goes to `unchanged`.
+    /// The sources' reports in order, cached lists read in one go. A local file whose list holds another source's copy of
+    /// a story is read again (`own`); what was left as it was goes to `unchanged`.
     private func showCached(_ outcomes: [Outcome], states: [String: SourceState], skipped: SkippedSources,
                             unchanged: UnchangedSources) async -> [SourceReport] {
         let waiting = outcomes.compactMap { outcome -> String? in
@@ -88,9 +82,8 @@ struct FetchStage: Sendable {
             case .report(let report):
                 reports.append(report)
             case .cached(let source, own: true, let report):
-                // A story another source also lists is kept once in the cache, as whichever
-                // source wrote it last: then only reading the file again gives this source's own
-                // copy. (So does a cache that could not be read.)
+                // A story two sources list is cached as whichever wrote it last, so only rereading the file gives this
+                // source's own copy (as for an unreadable cache).
                 if let lists, case let list = lists[source.id] ?? [], list.allSatisfy({ $0.sourceID == source.id }) {
                     unchanged.add(source.id)
                     reports.append(report(list))
@@ -107,10 +100,8 @@ struct FetchStage: Sendable {
         return reports
     }
 
-    /// The report of one source, from its state before this build, or what it waits for to be
-    /// shown from the cache; a 304 goes to `unchanged`, for the stage to record. `reading` reads
-    /// a local file whatever its validators say. A list fetched goes to `record` (by default
-    /// written into the cache at once).
+    /// One source's report, from its state before this build, or what it waits for to be shown from the cache; a 304 goes
+    /// to `unchanged`. `reading` reads a local file whatever its validators say. A fetched list goes to `record`.
     private func report(for source: SourceConfig, state: SourceState?, skipped: SkippedSources,
                         unchanged: UnchangedSources, reading: Bool = false,
                         record: (@Sendable (SourceContent) async -> Void)? = nil) async -> Outcome {
@@ -132,7 +123,6 @@ struct FetchStage: Sendable {
             await storeCall(source) { try await store.articles(of: source.id) } ?? []
         }
 
-        /// Carries out a decision that needs no request.
         func show(_ decision: FetchDecision) async -> Outcome {
             switch decision {
             case .fetch:
@@ -154,8 +144,7 @@ struct FetchStage: Sendable {
                     skipped.add(source.id, skip)
                     return .report(make(.stale(lastSuccess: lastSuccess, error: skip.reason), articles: articles))
                 case .failed(let error):
-                    // The log line may name paths on this machine (error.description); the pages and the
-                    // cache get error.message, which does not.
+                    // The log line may name local paths (error.description); pages and cache get error.message, which does not.
                     logger.warning("source \"\(source.id)\": \(error.description); showing \(articles.count) cached articles from \(Dates.readable(lastSuccess))")
                     return .report(make(.stale(lastSuccess: lastSuccess, error: error.message), articles: articles))
                 }
@@ -184,8 +173,7 @@ struct FetchStage: Sendable {
             let request = reading ? FetchRequest(source: source) : FetchRequest(source: source, etag: etag, lastModified: lastModified)
             switch try await handler.fetch(request) {
             case .fetched(let content):
-                // Each story is stored with its digests: made here, beside the other sources'
-                // fetches, rather than by the cache's one writer.
+                // Digests are made here, beside other fetches, rather than by the cache's one writer.
                 for article in content.articles { _ = Fingerprint.articleDigester.digests(of: article) }
                 if let record { await record(content) } else { await self.record(content, of: source) }
                 logger.debug("source \"\(source.id)\": \(content.articles.count) articles")
@@ -193,18 +181,16 @@ struct FetchStage: Sendable {
                 report.readNow = true
                 return .report(report)
             case .notModified where source.isLocal:
-                // A local file unchanged since it was read (`LocalFile.validator`) holds what the
-                // cache holds, each story as this source wrote it (or it is read again): shown as
-                // read, so its pages do not change with how it was had.
+                // A local file unchanged since read holds what the cache holds, shown as read so its pages do not change
+                // with how it was had.
                 return .cached(source, own: true) { make(.fetched, articles: $0) }
             case .notModified:
                 unchanged.add(source.id)
                 return .cached(source, own: false) { make(.notModified, articles: $0) }
             }
         } catch {
-            // The budget is the build's limit, not the source's failure: a source it stopped is
-            // left as it was in the cache, so the next build tries it again whatever its
-            // refresh interval.
+            // The budget is the build's limit, not the source's failure: the source is left as it was in the cache, so the
+            // next build tries it again whatever its refresh interval.
             if case .budgetExhausted = error {} else {
                 _ = await storeCall(source) { try await store.recordFailure(of: source.id, error: error, at: now) }
             }
@@ -212,7 +198,6 @@ struct FetchStage: Sendable {
         }
     }
 
-    /// Writes a source's fetched list into the cache.
     private func record(_ content: SourceContent, of source: SourceConfig) async {
         _ = await storeCall(source) { try await store.recordSuccess(of: source.id, content: content, at: now) }
     }
@@ -222,7 +207,6 @@ struct FetchStage: Sendable {
         await storeCall("source \"\(source.id)\"", body)
     }
 
-    /// The same, for an operation on `what`.
     private func storeCall<T>(_ what: String, _ body: () async throws -> T) async -> T? {
         do {
             return try await body()
@@ -241,11 +225,9 @@ struct FetchStage: Sendable {
     }
 }
 
-/// The writes of the sources' fetched lists into the cache, made in the sources' order (their
-/// places in site.json) whatever order their fetches end in: a write is made once every source
-/// before it has ended, with or without one. No task waits for another: the task that ends a run of
-/// places makes their writes, and the last to end makes the rest, so every write is made once
-/// every task has returned.
+/// Writes the sources' fetched lists into the cache in site.json order whatever order fetches end in: a write is made
+/// once every source before it has ended. No task waits: the task that ends a run of places makes their writes, so every
+/// write is made once every task has returned.
 actor OrderedWrites {
     private var ended = Set<Int>()
     private var pending: [Int: @Sendable () async -> Void] = [:]
@@ -272,8 +254,7 @@ actor OrderedWrites {
     }
 }
 
-/// The sources whose lists did not change (a 304, or a local file as it was), collected across
-/// the fetch tasks and recorded in one write.
+/// The sources whose lists did not change (a 304, or a local file as it was), recorded in one write.
 final class UnchangedSources: Sendable {
     private let unchanged = Mutex<[String]>([])
 
@@ -281,11 +262,11 @@ final class UnchangedSources: Sendable {
         unchanged.withLock { $0.append(id) }
     }
 
-    /// The ids, sorted: the order the tasks ended in is no order.
+    /// The ids, sorted: task end order is no order.
     var ids: [String] { unchanged.withLock { $0 }.sorted() }
 }
 
-/// The sources skipped because their provider could not work, collected across the fetch tasks.
+/// The sources skipped because their provider could not work.
 final class SkippedSources: Sendable {
     private let skipped = Mutex<[(id: String, reason: ProviderUnavailable)]>([])
 

@@ -1,8 +1,8 @@
 package import Foundation
 package import NewsgenRender
 
-/// Stage 1: read and check the theme before any request is made, so a broken template costs
-/// no fetch. A site that names no templates folder and has none gets the built-in theme.
+/// Reads and checks the theme before any request, so a broken template costs no fetch. A site that names no templates
+/// folder and has none gets the built-in theme.
 package struct LoadTemplates: BuildStep {
     package static let stage = BuildStage.loadTemplates
 

@@ -4,9 +4,8 @@ package import NewsgenModel
 package import NewsgenConfig
 package import NewsgenStore
 
-/// Stage 4: read every saved file, merge them, and match each entry to an article
-/// (shown now, or kept in the store from an earlier build). Its input is what the fetch
-/// stage shows; a saved file that is not JSON at all fails the stage.
+/// Reads every saved file, merges them, and matches each entry to an article shown now or kept in the store. A saved file
+/// that is not JSON at all fails the stage.
 package struct MergeSavedLists: BuildStep {
     package static let stage = BuildStage.mergeSavedLists
 

@@ -1,11 +1,8 @@
 package import Foundation
 
-/// Stage 8: the validated staging folder swapped into the output's place in one step, so the
-/// served folder only ever holds a whole site. The output is checked again first, since files
-/// may have appeared in it while the build ran.
-///
-/// The previous site is set aside, not removed: the build keeps it beside the output, never
-/// served, for the next build to update in place (`Publisher.keepForNextBuild`).
+/// Swaps the validated staging folder into the output's place in one step, so the served folder only ever holds a whole
+/// site; the output is checked again first, since files may have appeared in it meanwhile. The previous site is set
+/// aside, never served, for the next build to update in place (`Publisher.keepForNextBuild`).
 package struct Publish: BuildStep {
     package static let stage = BuildStage.publish
 

@@ -4,12 +4,9 @@ package import NewsgenModel
 package import NewsgenRender
 package import NewsgenValidate
 
-/// Stage 5: every page and feed of the site from the theme of stage 1 and the content the
-/// stages before gathered. With a `StagingWriter`, each file is checked (libxml2, the rules,
-/// its links against every path of the site) while its bytes are still in memory and handed to
-/// the writer, which writes it into the staging folder on a thread of its own: rendering,
-/// checking and writing overlap, and no file is read back to be validated. Without one, the
-/// files are kept in memory (as tests look at them).
+/// Renders every page and feed from the loaded theme and the gathered content. With a `StagingWriter`, each file is
+/// checked (libxml2, the rules, its links against every path) while still in memory and handed to the writer, so
+/// rendering, checking and writing overlap and no file is read back. Without one, files are kept in memory (for tests).
 package struct Render: BuildStep {
     package static let stage = BuildStage.render
 
@@ -61,8 +58,7 @@ package struct Render: BuildStep {
             let problems = checker.check(file.data, path: file.path)
             found.add(problems, took: ContinuousClock.now - start)
             await writer.enqueue(file)
-            // A large file is done once it is written: until then the next large one waits
-            // (`Parallel.map`'s `isLarge`), instead of being made while the writer holds this one.
+            // A large file is done once written: the next large one waits (`Parallel.map`'s `isLarge`) until then.
             if file.isLarge { await writer.written() }
         }, jobDone: done)
         return Output(site: site, layout: layout, checked: site.delivered.count, problems: SiteValidator.ordered(found.all),

@@ -3,9 +3,8 @@ package import Logging
 package import NewsgenModel
 package import NewsgenStore
 
-/// Stage 3's upkeep: retention (articles no source lists, nobody saved, and not seen for
-/// `keepDays` are removed), then the archive (everything kept for the configured sources).
-/// A cache that cannot do this never sinks the build: the pages show what was fetched now.
+/// The cache's upkeep: retention (articles no source lists, nobody saved, and unseen for `keepDays` are removed), then the
+/// archive. A cache that cannot do this never sinks the build: the pages show what was fetched now.
 package struct Store: BuildStep {
     package static let stage = BuildStage.store
 

@@ -1,11 +1,8 @@
 package import Foundation
 package import NewsgenValidate
 
-/// Stage 7: libxml2 checks of every file in a folder (the staging folder, in a build). A site
-/// with any problem fails the stage, so that it is never published.
-///
-/// In a build, the rendered files were checked as they were made (stage 5): this stage takes
-/// what those checks found and reads from disk only the files that were not checked then.
+/// libxml2 checks of every file in a folder (the staging folder, in a build); a site with any problem fails, so it is
+/// never published. Files already checked while rendering are not read again: their findings are taken as they are.
 package struct Validate: BuildStep {
     package static let stage = BuildStage.validate
 

@@ -2,19 +2,15 @@ package import Foundation
 package import NewsgenRender
 import NewsgenModel
 
-/// Stage 6: the staging folder beside the output, which the served folder does not see until
-/// stage 8 swaps it in, made whole: the rendered files the writer still holds are written,
-/// the files carried over are linked from the published site, and the marker is added. A
-/// folder it cannot fill is removed again.
+/// Makes the staging folder whole, unseen by the served folder until the publish swap: the writer's remaining files are
+/// written, carried files linked from the published site, and the marker added. A folder it cannot fill is removed.
 package struct Write: BuildStep {
     package static let stage = BuildStage.write
 
     package var publisher: Publisher
-    /// The writer stage 5 handed its files to; `nil` makes a staging folder here and writes the
-    /// rendered site's `files`.
+    /// The writer rendering handed its files to; `nil` makes a staging folder here and writes the rendered site's `files`.
     package var writer: StagingWriter?
-    /// Each published file as the manifest recorded it and the build found it: a carried file
-    /// that a reused staging folder already holds as that inode is left as it is.
+    /// Each published file as recorded and found: a carried file a reused staging folder already holds as that inode is left.
     package var published: [String: Manifest.Entry]
 
     package init(publisher: Publisher, writer: StagingWriter? = nil, published: [String: Manifest.Entry] = [:]) {
@@ -29,9 +25,8 @@ package struct Write: BuildStep {
         package var summary: Publisher.WriteSummary
         /// Files linked from the published site without being rendered.
         package var carried = 0
-        /// In a reused staging folder pruned from its record: the folders as recorded, and the
-        /// paths this stage and pruning added, replaced or removed (rendered files aside). A
-        /// folder above none of those paths is still as recorded.
+        /// In a reused staging folder pruned from its record: the recorded folders, and the paths this stage and pruning
+        /// changed (rendered files aside). A folder above none of those paths is still as recorded.
         package var recordedFolders: [String: Manifest.Folder]?
         package var changed: [String] = []
     }
@@ -55,7 +50,6 @@ package struct Write: BuildStep {
             summary.written += written.written
             summary.unchanged += written.unchanged
             let kept = writer?.keptFromPrevious ?? Publisher.Kept()
-            // Most carried files of a reused folder are already links to the published ones.
             let linked = site.carried.filter { path in kept.inode(of: path).map { $0 != published[path]?.inode } ?? true }
             try await carry(linked, to: staging, existing: kept.holdsFolder)
             return Staged(folder: staging, summary: summary, carried: site.carried.count,
@@ -67,8 +61,7 @@ package struct Write: BuildStep {
         }
     }
 
-    /// Hard-links each carried file from the published site into the staging folder: the same
-    /// inode, so its bytes and modification time stay as they are.
+    /// Hard-links each carried file from the published site into the staging folder, keeping its bytes and mtime.
     private func carry(_ paths: [String], to staging: URL, existing folders: (String) -> Bool) async throws(PublishError) {
         try await publisher.createFolders(for: paths, in: staging, existing: folders)
         let (output, stagingPath) = (publisher.output.path, staging.path)

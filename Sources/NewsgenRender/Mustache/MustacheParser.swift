@@ -1,14 +1,12 @@
 /// One piece of a compiled template, and where in the template it was read.
 struct MustacheNode: Sendable {
     indirect enum Kind: Sendable {
-        /// Literal text, at most one line (ending with its newline): a partial's indentation is
-        /// added before the first output of each line.
+        /// Literal text, at most one line: a partial's indentation is added before each line's first output.
         case text([UInt8])
         case variable(MustacheName, escaped: Bool)
         case section(MustacheName, [MustacheNode])
         case inverted(MustacheName, [MustacheNode])
-        /// `{{>name}}`, or `{{<name}}` with the blocks it overrides. `indentation` is set when the
-        /// tag stands alone on its line.
+        /// `{{>name}}`, or `{{<name}}` with the blocks it overrides; `indentation` when the tag stands alone on its line.
         case partial(String, indentation: [UInt8]?, overrides: [String: [MustacheNode]]?)
         /// `{{$name}}default{{/name}}` where a template is rendered.
         case block(String, default: [MustacheNode], indentation: [UInt8])
@@ -17,9 +15,8 @@ struct MustacheNode: Sendable {
     }
 
     var kind: Kind
-    /// The template's UTF-8 bytes the node was read from: a text's own bytes (they are the text's
-    /// bytes), or a tag as written (a section's, block's or parent's opening tag). Offsets keep
-    /// every node small; `TemplateSource` turns one into a line and column for a message.
+    /// The template bytes the node was read from: a text's own bytes, or a tag as written (an opening tag for sections,
+    /// blocks and parents). Offsets keep nodes small; `TemplateSource` turns one into a line and column.
     var span: Range<Int32>
 }
 
@@ -38,8 +35,8 @@ struct MustacheName: Sendable {
     }
 }
 
-/// Why a template cannot be parsed, and the tag where: as far as the parser read it, or up to
-/// its close delimiter when its line has one. `TemplateSource` makes it a sentence.
+/// Why a template cannot be parsed, and the tag where (up to its close delimiter when its line has one, else as far as
+/// read). `TemplateSource` makes it a sentence.
 struct MustacheParseError: Error {
     enum Kind {
         /// No `expected` close delimiter follows the tag anywhere.
@@ -68,9 +65,8 @@ struct MustacheParseError: Error {
     var span: Range<Int32>
 }
 
-/// Parses a template into nodes. A section, inverted section, comment, partial, parent, block or
-/// set-delimiter tag alone on its line takes the line with it, and a partial alone on its line
-/// is indented as the tag was.
+/// Parses a template into nodes. A standalone section, inverted section, comment, partial, parent, block or set-delimiter
+/// tag takes its line with it, and a standalone partial is indented as the tag was.
 struct MustacheParser {
     private struct State {
         /// The section, block or parent being read: its name and opening tag.
@@ -107,14 +103,12 @@ struct MustacheParser {
 
     private let bytes: [UInt8]
     private var index = 0
-    /// Where the tag being read starts (its open delimiter).
     private var tagStart = 0
 
     private init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }
 
-    /// The nodes of a template's UTF-8 bytes, or where and why they cannot be parsed.
     static func parse(_ bytes: [UInt8]) -> Result<[MustacheNode], MustacheParseError> {
         guard bytes.count < Int(Int32.max) else { return .failure(MustacheParseError(kind: .tooLarge, span: 0..<0)) }
         var parser = MustacheParser(bytes)
@@ -130,7 +124,6 @@ struct MustacheParser {
     private var atEnd: Bool { index >= bytes.count }
     private var current: UInt8 { index < bytes.count ? bytes[index] : 0 }
 
-    /// The length of the newline at `offset` (`\n` or `\r\n`), or 0.
     private func newline(at offset: Int) -> Int {
         guard offset < bytes.count else { return 0 }
         if bytes[offset] == UInt8(ascii: "\n") { return 1 }
@@ -178,8 +171,7 @@ struct MustacheParser {
         return MustacheParseError(kind: kind, span: Self.span(tagStart..<end))
     }
 
-    /// Text up to the next opening delimiter or newline. True when it stopped at an opening
-    /// delimiter, which is read too.
+    /// Text up to the next opening delimiter (read too, and then true) or newline.
     private mutating func readText(_ state: State) -> Bool {
         while index < bytes.count {
             if newline(at: index) > 0 { return false }
@@ -207,8 +199,7 @@ struct MustacheParser {
         state.newLine && lineFinished()
     }
 
-    /// Reads `close`. Where it is missing, the tag holds what a name may not when `close` comes
-    /// before the next tag opens; otherwise the tag is not finished, and is shown as far as it goes.
+    /// Reads `close`. When missing, the tag is shown up to `close` if it comes before the next tag opens, else as far as it goes.
     private mutating func readClose(_ close: [UInt8], _ state: State) throws(MustacheParseError) {
         guard matches(close, at: index) else {
             let next = (index..<bytes.count).first { matches(close, at: $0) || matches(state.open, at: $0) }
@@ -241,8 +232,7 @@ struct MustacheParser {
     private mutating func parse(_ initial: State) throws(MustacheParseError) -> [MustacheNode] {
         var nodes: [MustacheNode] = []
         var state = initial
-        // The blanks that start the line, not yet written: they go before the text that follows
-        // them, or before a tag that is not alone on its line.
+        // The line's leading blanks, not yet written: they go before following text, or a tag not alone on its line.
         var whitespace = 0..<0
         func flushWhitespace() {
             if !whitespace.isEmpty { nodes.append(text(whitespace)) }

@@ -1,9 +1,7 @@
 import Foundation
 
-/// A theme's templates, each parsed once, rendered into bytes.
-///
-/// Names are split when a template is parsed, values are typed (`TemplateValue`), and text is
-/// escaped byte by byte, so rendering a page is appending bytes and comparing short names.
+/// A theme's templates, each parsed once, rendered into bytes: names are split at parse time, values are typed
+/// (`TemplateValue`) and text is escaped byte by byte.
 struct MustacheLibrary: Sendable {
     private(set) var templates: [String: [MustacheNode]] = [:]
 
@@ -12,7 +10,6 @@ struct MustacheLibrary: Sendable {
         self.templates = templates
     }
 
-    /// Adds a template under `name`.
     mutating func register(_ text: String, named name: String) throws(MustacheParseError) {
         templates[name] = try MustacheParser.parse(Array(text.utf8)).get()
     }
@@ -37,15 +34,12 @@ private struct MustacheRenderer: ~Copyable {
         self.templates = templates
     }
 
-    /// Renders `nodes`; `stack` is the context (the page, then each section's value), restored on return.
-    ///
-    /// A partial's indentation goes before the output of a node when what this call rendered
-    /// so far ends a line; the first line of a call's output is indented by the call around it.
-    /// So a list's later items in an indented partial start where the previous item's line
-    /// ended, unindented: the default theme's bytes depend on it (Fixtures/EngineParity).
+    /// Renders `nodes`; `stack` is the context (the page, then each section's value), restored on return. A partial's
+    /// indentation goes before a node's output when this call's output so far ends a line; its first line is indented by
+    /// the caller. So later list items in an indented partial start unindented: the default theme's bytes depend on it
+    /// (Fixtures/EngineParity).
     mutating func render(_ nodes: [MustacheNode], stack: inout [TemplateValue], indentation: [UInt8], inherited: [String: [MustacheNode]]?) {
         let start = output.count
-        // Each node is read in place (`nodes[index]`): a copy would retain and release it.
         for index in nodes.indices {
             let nodeStart = output.count
             let indents = !indentation.isEmpty && endsLine(since: start)
@@ -104,7 +98,6 @@ private struct MustacheRenderer: ~Copyable {
         }
     }
 
-    /// Renders a section's `body` with `item` on top of the context stack.
     private mutating func render(_ body: [MustacheNode], inside item: TemplateValue, stack: inout [TemplateValue],
                                  indentation: [UInt8], inherited: [String: [MustacheNode]]?) {
         stack.append(item)
@@ -112,8 +105,7 @@ private struct MustacheRenderer: ~Copyable {
         stack.removeLast()
     }
 
-    /// The output since `start` ends with a "\n" that is not the end of a "\r\n": a line ended
-    /// by "\r\n" takes no indentation.
+    /// The output since `start` ends with a "\n" not part of "\r\n" (a line ended by "\r\n" takes no indentation).
     private func endsLine(since start: Int) -> Bool {
         let count = output.count
         guard count > start, output[count - 1] == UInt8(ascii: "\n") else { return false }
@@ -137,9 +129,8 @@ private struct MustacheRenderer: ~Copyable {
         }
     }
 
-    /// HTML-escapes UTF-8 bytes: `&`, `<`, `>`, `"` and `'`. Every other
-    /// byte, multi-byte sequences included, is copied as it is (the five are ASCII, and no byte
-    /// of a multi-byte sequence is ASCII).
+    /// HTML-escapes UTF-8 bytes: `&`, `<`, `>`, `"` and `'`; every other byte is copied (no byte of a multi-byte sequence
+    /// is ASCII).
     static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout OutputBuffer) {
         var start = 0
         for index in 0..<bytes.count {
