@@ -39,7 +39,8 @@ public enum ValidationRule: String, CaseIterable, Sendable, Codable {
     /// No two items of a JSON Feed have the same `id`.
     case jsonFeedIDUnique = "json-feed-id-unique"
 
-    /// A page is polyglot HTML5: `<!DOCTYPE html>`, root `<html xmlns="http://www.w3.org/1999/xhtml">`, `<meta charset="utf-8"/>`.
+    /// A page is polyglot HTML5: `<!DOCTYPE html>`, root `<html xmlns="http://www.w3.org/1999/xhtml">`,
+    /// and `<meta charset="utf-8"/>`.
     case htmlPolyglot = "html-polyglot"
     /// `<html>` has a `lang` attribute holding a language tag.
     case htmlLang = "html-lang"
