@@ -2,14 +2,11 @@ public import Foundation
 import NewsgenModel
 import NewsgenXML
 
-/// Edits a saved.json file for `newsgen saved`: the order of keys and entries is kept, the
-/// formatting is stable (the same lists always give the same bytes), and the file is replaced
-/// atomically, so a crash never leaves half a file. A file that is not JSON or has a key
-/// saved.json does not have is not edited: the error says where, as a build would.
+/// Edits saved.json for `newsgen saved`: key and entry order kept, stable formatting, atomic replacement. A file
+/// that is not JSON or has an unknown key is not edited; the error says where, as a build would.
 public struct SavedFileEditor: Sendable {
     public let file: URL
-    /// Entries the file holds that a build skips (`saved.json: favorites[2]: …; skipped`); an
-    /// edit keeps them as they are.
+    /// Entries a build skips (`saved.json: favorites[2]: …; skipped`); edits keep them as they are.
     public let warnings: [ConfigError]
     private var document: JSONNode
 
@@ -41,8 +38,7 @@ public struct SavedFileEditor: Sendable {
             warnings = []
             return
         }
-        // One parse: the contract's checks (errors name the line or the key path) and the edit
-        // work on the same tree.
+        // One parse for both the contract checks and the edit.
         document = try ConfigReader.parse(data, file: file.path)
         warnings = try SavedFile.reading(document, file: file.path).warnings
     }
@@ -80,8 +76,7 @@ public struct SavedFileEditor: Sendable {
         return removedFrom.isEmpty ? .notFound : .removed(from: removedFrom)
     }
 
-    /// Writes the file atomically (a temporary file in the same folder, then a rename). The
-    /// folder must exist: a mistyped path is an error, not a new folder somewhere.
+    /// Writes the file atomically (temporary file, then rename). The folder must exist: a mistyped path is an error.
     public func save() throws(ConfigError) {
         let folder = file.deletingLastPathComponent()
         var isDirectory: ObjCBool = false

@@ -50,8 +50,8 @@ public struct SavedLists: Sendable, Hashable {
         set { if kind == .favorites { favorites = newValue } else { readLater = newValue } }
     }
 
-    /// Merges lists from several files (one per device): an article saved in two files appears
-    /// once, with the first title found and the earliest save time. Newest saves first.
+    /// Merges lists from several files (one per device): an article saved twice appears once, with the first title
+    /// and earliest save time. Newest saves first.
     public static func merge(_ lists: [SavedLists]) -> SavedLists {
         var merged = SavedLists()
         for kind in SavedListKind.allCases {
@@ -84,23 +84,17 @@ public struct SavedLists: Sendable, Hashable {
     }
 }
 
-/// Reading saved.json files.
-///
-/// A file is as strict as site.json: a file that is not JSON, a key that is not in the
-/// contract, or a list that is not an array is an error naming the line and column or the key
-/// path. One entry newsgen cannot use (a URL that is not http(s), a date that is not a date) is
-/// a warning and is skipped: one saved file per device must not stop the site.
+/// Reading saved.json files. Strict like site.json: bad JSON, an unknown key or a non-array list is an error
+/// naming the line and column or key path. An unusable entry is a warning and is skipped, so one device's
+/// file cannot stop the site.
 public enum SavedFile {
-    /// The keys of the file: one list per kind.
     static let keys = SavedListKind.allCases.map(\.key)
-    /// The keys of one entry.
     static let entryKeys = ["url", "id", "title", "savedAt"]
 
     /// What reading one saved file gave: its lists, and a warning for each entry skipped.
     public struct Reading: Sendable, Hashable {
         public var lists: SavedLists
-        /// One per skipped entry, naming the file and the entry:
-        /// `saved.json: favorites[2]: url "not a url" is not an absolute http(s) URL; skipped`.
+        /// One per skipped entry: `saved.json: favorites[2]: url "not a url" is not an absolute http(s) URL; skipped`.
         public var warnings: [ConfigError]
 
         public init(lists: SavedLists = SavedLists(), warnings: [ConfigError] = []) {
@@ -114,15 +108,13 @@ public enum SavedFile {
         "\(url.path): saved file not found; its lists are empty"
     }
 
-    /// Reads one saved file. A file that does not exist is an empty list (`nil`);
-    /// a file that exists but is broken is an error naming the key path. Entries that cannot be
-    /// used are left out; `reading(_:)` also says which.
+    /// Reads one saved file: `nil` when it does not exist, an error naming the key path when broken. Unusable
+    /// entries are left out (`reading(_:)` says which).
     public static func read(_ url: URL) throws(ConfigError) -> SavedLists? {
         try reading(url)?.lists
     }
 
-    /// Reads one saved file, with a warning for each entry skipped. A file that does not exist
-    /// gives `nil`.
+    /// Reads one saved file, with a warning per skipped entry; `nil` when it does not exist.
     public static func reading(_ url: URL) throws(ConfigError) -> Reading? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let data: Data
@@ -168,13 +160,12 @@ public enum SavedFile {
         return reading
     }
 
-    /// Why an entry is skipped.
     private struct EntryProblem: Error {
         var message: String
     }
 
-    /// One entry: an unknown key is an error (a typo would silently lose a field); anything else
-    /// wrong makes the entry unusable, which the caller reports and skips.
+    /// One entry: an unknown key is an error (a typo would silently lose a field); anything else wrong makes it
+    /// unusable, which the caller reports and skips.
     private static func entry(_ value: JSONNode, file: String, path: String) throws(ConfigError) -> Result<SavedEntry, EntryProblem> {
         guard value.members != nil else {
             return .failure(EntryProblem(message: "expected an object with a url, found \(value.kindName)"))
@@ -223,15 +214,13 @@ package struct SavedArticle: Sendable, Hashable {
     }
 }
 
-/// Matches saved entries to articles by normalized URL or by article id (an article's id or GUID),
-/// the first article in order winning.
+/// Matches saved entries to articles by normalized URL or article id (id or GUID); the first article wins.
 package struct SavedMatcher {
     private var byURL: [String: Article] = [:]
     private var byID: [String: Article] = [:]
 
-    /// Indexes the articles of `lists` (the sources' lists, in order) that `entries` can match:
-    /// the articles (tens of thousands) are looked up in the entries' keys (a handful), not
-    /// indexed themselves.
+    /// Indexes the articles of `lists` (in order) that `entries` can match, by looking articles up in the
+    /// entries' few keys rather than indexing every article.
     package init(lists: [[Article]], entries: [SavedEntry]) {
         var urls = Set(entries.compactMap { $0.url.flatMap(URLNormalizer.normalize) })
         var ids = Set(entries.compactMap(\.id))

@@ -4,7 +4,6 @@ import NewsgenXML
 
 /// The decoded `site.json`: every setting with its default applied and every path absolute.
 public struct SiteConfig: Sendable {
-    /// The configuration file itself.
     public var file: URL
     public var title: String
     public var description: String
@@ -13,8 +12,7 @@ public struct SiteConfig: Sendable {
     public var language: String
     public var output: URL
     public var templates: URL
-    /// Whether `templates` was named in site.json; if not, and the folder does not exist, the
-    /// built-in theme is used.
+    /// Whether site.json named `templates`; if not and the folder is missing, the built-in theme is used.
     public var templatesIsExplicit: Bool
     public var cache: URL
     /// The saved-list files, merged in order.
@@ -25,15 +23,13 @@ public struct SiteConfig: Sendable {
     public var maxCacheAgeDays: Int
     public var keepDays: Int
     public var refreshMinutes: Int
-    /// The deadline of one request, from connect to last byte (a source's own `timeoutSeconds`
-    /// overrides it).
+    /// One request's deadline, connect to last byte (a source's `timeoutSeconds` overrides it).
     public var timeoutSeconds: Double = Self.defaultTimeoutSeconds
     /// How long the whole fetch stage may take; sources still pending then are shown from the cache.
     public var fetchBudgetSeconds: Double = Self.defaultFetchBudgetSeconds
     public var newsapi: NewsAPISettings
     public var sources: [SourceConfig]
-    /// The `static` folder: files copied into the output as they are (images, `robots.txt`);
-    /// `nil` when site.json names none.
+    /// Files copied into the output as they are (images, `robots.txt`); `nil` when site.json names none.
     public var staticFolder: URL? = nil
 
     /// The keys site.json may hold.
@@ -65,7 +61,7 @@ public struct NewsAPISettings: Sendable, Hashable {
 
     static let keys = ["baseURL", "apiKeyEnv", "refreshMinutes", "requestPerSource"]
 
-    /// NewsAPI's own address, a constant that always parses.
+    /// NewsAPI's address, a constant that always parses.
     static let newsAPIBaseURL: URL = {
         guard let url = URL(string: "https://newsapi.org/v2") else {
             preconditionFailure("https://newsapi.org/v2 is a valid URL")
@@ -255,8 +251,7 @@ extension SiteConfig {
         return .file(resolve(raw, against: folder, isDirectory: false))
     }
 
-    /// Whether `id` is a source id: a lowercase letter or digit, then at most 63 of those, `-`
-    /// and `_`.
+    /// A lowercase letter or digit, then at most 63 of those, `-` and `_`.
     static func isSourceID(_ id: String) -> Bool {
         let bytes = id.utf8
         guard let first = bytes.first, isLowercaseOrDigit(first), bytes.count <= 64 else { return false }
@@ -267,8 +262,7 @@ extension SiteConfig {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || Text.isASCIIDigit(byte)
     }
 
-    /// The URL scheme `raw` begins with (RFC 3986: a letter, then letters, digits, `+`, `-`
-    /// and `.`, up to a colon), lowercased; `nil` when it begins with none (a path).
+    /// The lowercased scheme `raw` begins with (RFC 3986); `nil` for a path.
     static func scheme(of raw: String) -> String? {
         let bytes = raw.utf8
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), let first = bytes.first, Text.isASCIILetter(first) else { return nil }
@@ -301,8 +295,7 @@ extension SiteConfig {
         return .topHeadlines(parameters)
     }
 
-    /// `path` (`~` expanded) against `folder`. With `isDirectory` given, the file system is not
-    /// asked whether the path names a folder.
+    /// `path` (`~` expanded) against `folder`; a given `isDirectory` spares asking the file system.
     static func resolve(_ path: String, against folder: URL, isDirectory: Bool? = nil) -> URL {
         let expanded = (path as NSString).expandingTildeInPath
         if let isDirectory {

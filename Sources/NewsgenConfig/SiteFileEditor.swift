@@ -2,14 +2,9 @@ public import Foundation
 public import NewsgenModel
 import NewsgenXML
 
-/// Adds a source to a site.json file for `newsgen add`, and changes nothing else in it.
-///
-/// `JSONNode.formatted()` (which saved.json edits use) reflows a whole file, one member per
-/// line, so a hand-formatted site.json with one source per line would come back rewritten.
-/// Instead the new entry's text is inserted into the file's own bytes after the last source,
-/// written the way that source is written (on one line or several, its indentation, its key
-/// order), so every other byte stays as the user left it. The edited bytes must load as a site
-/// configuration before they are written, and the file is replaced atomically.
+/// Adds a source to site.json for `newsgen add`, changing nothing else. Rather than reformatting the file, the
+/// entry is inserted into its bytes after the last source, written like that source (layout, indentation, key
+/// order). The result must load as a configuration before it is written, atomically.
 public struct SiteFileEditor: Sendable {
     public let file: URL
     /// The configuration as the file holds it now.
@@ -59,8 +54,7 @@ public struct SiteFileEditor: Sendable {
         config.sources.firstIndex { $0.id == id }
     }
 
-    /// The configured source that already reads `url` (a feed or JSON source, compared as
-    /// normalized URLs).
+    /// The source already reading `url` (feed or JSON, compared as normalized URLs).
     public func source(reading url: URL) -> SourceConfig? {
         guard let wanted = URLNormalizer.normalize(url.absoluteString) else { return nil }
         return config.sources.first { source in
@@ -85,7 +79,7 @@ public struct SiteFileEditor: Sendable {
         return id
     }
 
-    /// The entry's text as it would be inserted (without the separator before it).
+    /// The entry's text as it would be inserted, without its separator.
     public func entryText(for source: NewSource) -> String {
         let members = orderedMembers(source).map { "\(JSONNode.quoted($0.key)): \(JSONNode.quoted($0.value))" }
         let template = templateRange.map(slice) ?? "{ }"
@@ -102,8 +96,7 @@ public struct SiteFileEditor: Sendable {
         return "{" + newline + members.map { inner + $0 }.joined(separator: "," + newline) + newline + closing + "}"
     }
 
-    /// The file's bytes with `source` added after the last source, checked to load as a site
-    /// configuration (with the new source valid and its id unique).
+    /// The file with `source` added after the last source, checked to load (new source valid, id unique).
     public func adding(_ source: NewSource) throws(ConfigError) -> Data {
         guard let sources = root["sources"], case .array(let elements) = sources.value,
               let close = Self.valueEnd(in: data, from: sources.offset).map({ $0 - 1 }) else {
@@ -121,7 +114,7 @@ public struct SiteFileEditor: Sendable {
             }
             edited.replaceSubrange(lastEnd..<lastEnd, with: Data((separator + entry).utf8))
         } else {
-            // An empty list: the entry on a line of its own, indented one step past the line of `[`.
+            // An empty list: the entry on its own line, one step deeper than `[`'s line.
             let lineStart = data[..<sources.offset].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
             let indent = String(decoding: data[lineStart..<sources.offset].prefix { $0 == 0x20 || $0 == 0x09 }, as: UTF8.self)
             let newline = data.contains(0x0D) ? "\r\n" : "\n"
@@ -132,8 +125,7 @@ public struct SiteFileEditor: Sendable {
         return edited
     }
 
-    /// Writes `bytes` (from `adding`) over the file atomically: a temporary file in the same
-    /// folder, then a rename, as saved.json edits are written.
+    /// Writes `bytes` from `adding` atomically (temporary file in the same folder, then rename).
     public func save(_ bytes: Data) throws(ConfigError) {
         do {
             try bytes.write(to: file, options: .atomic)
@@ -166,8 +158,7 @@ public struct SiteFileEditor: Sendable {
         String(decoding: data[range], as: UTF8.self)
     }
 
-    /// The offset just past the JSON value that starts at `start` (the parser has checked the
-    /// document, so brackets match and strings close).
+    /// The offset just past the JSON value starting at `start` (the document is already parsed, so it is balanced).
     static func valueEnd(in data: Data, from start: Int) -> Int? {
         guard start < data.count else { return nil }
         var index = start

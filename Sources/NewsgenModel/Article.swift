@@ -1,13 +1,9 @@
 public import Foundation
 import Synchronization
 
-/// One news article, from any kind of source, as the rest of the pipeline sees it.
-///
-/// Every text field is plain text (no markup) with the characters XML forbids removed, except
-/// `content`, which is sanitized HTML; every URL is an absolute http(s) URL.
-///
-/// A value, stored copy-on-write: a site puts each story in many lists (its source's, the
-/// archive, its day, its tags, the feeds), and a copy is one reference.
+/// One news article, from any kind of source, as the rest of the pipeline sees it. Text fields are plain text
+/// without characters XML forbids, except `content`, which is sanitized HTML; URLs are absolute http(s).
+/// Stored copy-on-write, as a site puts each story in many lists.
 public struct Article: Sendable, Hashable, Codable {
     private var storage: Storage
 
@@ -54,15 +50,13 @@ public struct Article: Sendable, Hashable, Codable {
         get { storage.guid }
         set { unique().guid = newValue }
     }
-    /// The full story as the feed carries it, already sanitized: an XHTML-compatible fragment
-    /// of allowed elements and absolute http(s) URLs that a page may include as it is.
-    /// `nil` when the feed gives only a summary.
+    /// The full story, sanitized: an XHTML-compatible fragment of allowed elements and absolute http(s) URLs that a
+    /// page may include as is. `nil` when the feed gives only a summary.
     public var content: String? {
         get { storage.content }
         set { unique().content = newValue }
     }
-    /// The outlet that published the story when the source gathers many (NewsAPI's
-    /// `source.name`, an RSS item's `<source>`); `nil` when the source is the outlet itself.
+    /// The outlet when the source gathers many (NewsAPI's `source.name`, RSS `<source>`); `nil` when it is the outlet.
     public var outlet: String? {
         get { storage.outlet }
         set { unique().outlet = newValue }
@@ -77,9 +71,8 @@ public struct Article: Sendable, Hashable, Codable {
                           published: published, categories: categories, guid: guid, content: content, outlet: outlet)
     }
 
-    /// The fields. Changed only through `unique()`, so never while another article shares them:
-    /// a storage reachable from more than one thread is only read, which makes it safe to send
-    /// (the digests, written after sharing, are behind their own `Mutex`).
+    /// The fields. Changed only through `unique()`, so never while shared: storage reachable from several threads is
+    /// only read, which makes it safe to send (the digests, written after sharing, have their own `Mutex`).
     private final class Storage: @unchecked Sendable {
         var id: String
         var sourceID: String
@@ -118,12 +111,10 @@ public struct Article: Sendable, Hashable, Codable {
         }
     }
 
-    /// The storage's identity: equal for two articles only while they share their storage
-    /// (one is a copy of the other, unchanged since), and so are equal in every field.
+    /// Equal for two articles only while they share storage, and so are equal in every field.
     package var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
 
-    /// The storage, copied first when another article shares it; about to change, so its
-    /// digests are forgotten (a copy starts without them).
+    /// The storage, copied first if shared; about to change, so its digests are forgotten.
     private mutating func unique() -> Storage {
         if isKnownUniquelyReferenced(&storage) {
             storage.digests.withLock { $0 = nil }
@@ -133,11 +124,8 @@ public struct Article: Sendable, Hashable, Codable {
         return storage
     }
 
-    /// Digests of the fields (`ArticleDigests`), made by `make` the first time they are asked
-    /// for and kept with the fields until one of them changes: a story is fed into the build's
-    /// input fingerprint, into that of each feed list that holds it, and into the fingerprint of
-    /// each page that shows it. Two articles that share their storage share them; `make` must
-    /// depend on the fields alone.
+    /// Digests of the fields, made by `make` on first request and kept until a field changes; articles sharing
+    /// storage share them. `make` must depend on the fields alone.
     package func digests(making make: (Article) -> ArticleDigests) -> ArticleDigests {
         if let known = storage.digests.withLock({ $0 }) { return known }
         let made = make(self)
@@ -148,9 +136,7 @@ public struct Article: Sendable, Hashable, Codable {
     /// The digests `digests(making:)` made or was given, when they are known.
     package var knownDigests: ArticleDigests? { storage.digests.withLock { $0 } }
 
-    /// The article, with `digests` taken as the ones `digests(making:)` makes of its fields:
-    /// made by the same function before, and kept beside them (the cache keeps each story's
-    /// with its row).
+    /// The article, with `digests` taken as what `digests(making:)` would make (the cache stores them per row).
     package consuming func knowing(digests: ArticleDigests) -> Article {
         _ = unique()
         storage.digests.withLock { $0 = digests }
@@ -220,7 +206,7 @@ public struct Article: Sendable, Hashable, Codable {
 }
 
 extension Article: CustomReflectable {
-    /// The fields, as a struct of them would show them (`InputFingerprintTests` counts them).
+    /// The fields, as a struct would show them (`InputFingerprintTests` counts them).
     public var customMirror: Mirror {
         Mirror(self, children: [
             "id": id as Any,
@@ -256,10 +242,8 @@ extension Array where Element == Article {
         }.map(\.element)
     }
 
-    /// The places of the stories in the order the archive lists them: newest first, articles
-    /// without a date after dated ones, and among equals by id, so that a story's place does
-    /// not depend on whether a source lists it now or only the cache still holds it. Copies
-    /// with one id keep their order: the listed copy, first, is the one deduplication keeps.
+    /// Story places in archive order: newest first, undated after dated, equals by id, so a story's place does not
+    /// depend on whether a source still lists it. Copies with one id keep their order (the listed copy is kept).
     package func archiveOrder() -> [Int] {
         indices.sorted { lhs, rhs in
             Article.isNewer(self[lhs], than: self[rhs]) ?? (self[lhs].id != self[rhs].id ? self[lhs].id < self[rhs].id : lhs < rhs)
@@ -271,29 +255,25 @@ extension Array where Element == Article {
         map { $0.url.flatMap(URLNormalizer.normalize) }
     }
 
-    /// Drops later articles that are a story seen before: one with its id (the key it is stored
-    /// under, which for a story without a URL or guid is its title within its source), its
-    /// normalized URL, or its guid within its source. What is left holds each story once, so a
-    /// feed written from it gives every entry an id of its own (`FeedContext.entryID`).
+    /// Drops later articles that repeat a story: same id (for a story without URL or guid, its title within its
+    /// source), normalized URL, or guid within its source. Each story is then left once, so a feed gives every
+    /// entry its own id (`FeedContext.entryID`).
     package func deduplicated() -> [Article] {
         deduplicated(urls: normalizedURLs())
     }
 
-    /// The same, with each story's normalized URL made beforehand (`urls[i]` of `self[i]`,
-    /// `nil` for none).
+    /// The same, with each story's normalized URL given (`urls[i]` of `self[i]`, `nil` for none).
     package func deduplicated(urls: [String?]) -> [Article] {
         placesKept(urls: urls).map { self[$0] }
     }
 
-    /// The places of the stories `deduplicated(urls:)` keeps, in order. The stories' keys are
-    /// hashed first, then looked up in order by their hashes, and compared in full only when a
-    /// hash was seen before.
+    /// The places `deduplicated(urls:)` keeps, in order. Keys are compared by hash first, in full only on a match.
     package func placesKept(urls: [String?]) -> [Int] {
         placesKept(urls: urls, hashes: indices.map { KeyHashes(url: urls[$0], self[$0]) })
     }
 
-    /// `placesKept(urls:)` with the keys' hashes given (`hashes[i]` of `self[i]`, `nil` where the
-    /// story has no such key): the tests give every key one hash, so that each is compared in full.
+    /// `placesKept(urls:)` with given hashes (`nil` where a story lacks that key): tests give every key one hash so
+    /// each is compared in full.
     package func placesKept(urls: [String?], hashes: [KeyHashes]) -> [Int] {
         var seenURLs = SeenKeys(capacity: count)
         var seenGUIDs = SeenKeys(capacity: count)
@@ -312,8 +292,7 @@ extension Array where Element == Article {
     }
 }
 
-/// The hashes of what deduplication compares a story by: its id, its normalized URL, and its
-/// guid within its source (a GUID is unique within its source only); `nil` for none.
+/// Hashes of what deduplication compares: id, normalized URL, and guid within its source (unique only there).
 package struct KeyHashes: Sendable {
     var id: Int
     var url: Int?
@@ -339,8 +318,7 @@ package struct KeyHashes: Sendable {
     }
 }
 
-/// Keys seen, by their hashes: the place of the first key seen with each hash, and the places
-/// of any other keys with a hash seen before (two keys of one hash, which `same` tells apart).
+/// Keys seen by hash: the first place per hash, and the places of other keys sharing a hash (told apart by `same`).
 private struct SeenKeys {
     private var first: [Int: Int]
     private var sharingHash: [Int: [Int]] = [:]
@@ -349,8 +327,7 @@ private struct SeenKeys {
         first = Dictionary(minimumCapacity: capacity)
     }
 
-    /// Records the key at `place`, of hash `hash`; `false` when a key seen before is the same
-    /// (`same(placeOfThatKey)`).
+    /// Records the key at `place`; `false` when a key seen before is the same (`same(placeOfThatKey)`).
     mutating func insert(_ hash: Int, at place: Int, same: (Int) -> Bool) -> Bool {
         guard let seen = first[hash] else {
             first[hash] = place
@@ -364,8 +341,7 @@ private struct SeenKeys {
 }
 
 extension Article {
-    /// Whether `lhs` comes before `rhs` newest first (a dated story before an undated one);
-    /// `nil` when their times are equal, or both have none.
+    /// Whether `lhs` is newer than `rhs` (dated before undated); `nil` when their times are equal or both missing.
     fileprivate static func isNewer(_ lhs: Article, than rhs: Article) -> Bool? {
         switch (lhs.published, rhs.published) {
         case let (left?, right?) where left != right: left > right

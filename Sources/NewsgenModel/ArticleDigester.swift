@@ -2,9 +2,8 @@
 package struct ArticleDigests: Sendable, Equatable {
     /// Of every field: what the build's input and the feeds' lists take the story by.
     package var fields: SIMD4<UInt64>
-    /// Of the fields a row or the story's page shows, as they show them (the time in whole
-    /// seconds): what the pages' fingerprints take it by, so that a change no page shows (a
-    /// guid, a fraction of a second) renders nothing again.
+    /// Of the fields pages show, as shown (time in whole seconds): what page fingerprints use, so a change no page
+    /// shows (a guid, a fraction of a second) renders nothing again.
     package var shown: SIMD4<UInt64>
 
     package init(fields: SIMD4<UInt64>, shown: SIMD4<UInt64>) {
@@ -13,16 +12,11 @@ package struct ArticleDigests: Sendable, Equatable {
     }
 }
 
-/// How a build digests a story (`Article.digests(making:)`), named by a version so that
-/// digests kept from before (the cache keeps each story's beside its row) are taken only when
-/// this function made them.
-///
-/// A story keeps the digests of whichever digester made them first, without saying which: a
-/// build uses one (`Fingerprint.articleDigester`, which the fetch stage uses and the cache is
-/// given), and a test with a digester of its own gives it fresh stories.
+/// How a build digests a story (`Article.digests(making:)`), versioned so that digests the cache kept are taken
+/// only when this function made them. A story keeps whichever digester's digests came first, unlabelled: a build
+/// uses one (`Fingerprint.articleDigester`), and a test with its own digester gives it fresh stories.
 package struct ArticleDigester: Sendable {
-    /// Changes whenever `make` gives other digests for some story: digests kept under another
-    /// version are made again.
+    /// Changes whenever `make` would give other digests for some story, so kept ones are made again.
     package let version: UInt8
     package let make: @Sendable (Article) -> ArticleDigests
 

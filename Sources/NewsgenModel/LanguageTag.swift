@@ -1,15 +1,7 @@
-/// newsgen's one rule for language tags (site.json's `language`, `newsgen sources --language`,
-/// and the `html-lang` check of pages): BCP 47 well-formedness, pragmatically.
-///
-/// A tag is a primary language subtag of 2–3 letters (or 5–8, as RFC 5646 reserves for
-/// registration), then any number of subtags of 1–8 letters or digits separated by `-`: a script
-/// (`Hant`, 4 letters), a region (`BR`, 2 letters, or `419`, 3 digits), variants (`1996`), and
-/// extensions or private use (`u-ca-buddhist`, `x-twain`). Case does not matter. The subtags after
-/// the first are not told apart, so `en-Latn-US` and `en-US-Latn` both pass, and nothing is looked
-/// up in the IANA registry: `zz` is well-formed.
-///
-/// Rejected: one letter (`e`, `x`), four letters (`abcd`), a digit first (`1en`), an underscore
-/// (`en_GB`), an empty or over-long subtag (`en-`, `en--US`, `en-abcdefghi`), anything not ASCII.
+/// newsgen's one rule for language tags (site.json `language`, `newsgen sources --language`, `html-lang`): BCP 47
+/// well-formedness, pragmatically. A primary subtag of 2–3 letters (or 5–8, reserved by RFC 5646), then subtags of
+/// 1–8 letters or digits separated by `-`, in any case. Later subtags are not told apart and the IANA registry is
+/// not consulted (`zz` passes). Rejected: `e`, `abcd`, `1en`, `en_GB`, `en-`, `en--US`, `en-abcdefghi`, non-ASCII.
 public enum LanguageTag {
 
     /// Whether `text` is a well-formed language tag, such as `en`, `pt-BR` or `zh-Hant-TW`.
@@ -24,8 +16,7 @@ public enum LanguageTag {
         return true
     }
 
-    /// The primary language subtag of a well-formed tag, lowercased (`pt-BR` → `pt`, `EN` → `en`);
-    /// `nil` for anything `isWellFormed` rejects.
+    /// The lowercased primary subtag of a well-formed tag (`pt-BR` → `pt`); `nil` when `isWellFormed` rejects it.
     public static func primaryLanguage(of text: String) -> String? {
         guard isWellFormed(text) else { return nil }
         return String(text.prefix { $0 != "-" }).lowercased()

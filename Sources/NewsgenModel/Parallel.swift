@@ -6,14 +6,9 @@ package enum Parallel {
     /// The cores this process may use.
     package static let cores = ProcessInfo.processInfo.activeProcessorCount
 
-    /// `transform` applied to every item, at most `maxConcurrent` at a time (every core by
-    /// default), results in the items' order.
-    ///
-    /// Items are handed out one at a time, in order, to whichever of the `maxConcurrent` workers
-    /// is free, so a worker that drew cheap items takes more of them: put the costliest items
-    /// first for the shortest run. Items `isLarge` marks (a site's largest pages, tens of
-    /// megabytes each while they are made) run one at a time: one that must wait lets the items
-    /// after it start, and starts first once the large one running is done.
+    /// `transform` of every item, at most `maxConcurrent` at a time (default: every core), results in item order.
+    /// Items go out in order to whichever worker is free, so put the costliest first. Items `isLarge` marks run one
+    /// at a time: a waiting one lets later items start, and goes first once the running large one is done.
     package static func map<T: Sendable, R: Sendable>(
         _ items: [T], maxConcurrent: Int = Parallel.cores,
         isLarge: (T) -> Bool = { _ in false },
@@ -34,13 +29,9 @@ package enum Parallel {
         return queue.results()
     }
 
-    /// `transform` applied to every item, at most `maxConcurrent` at a time and at most
-    /// `maxPerKey` at a time of the items that share a key (items with a `nil` key have no such
-    /// limit); results in the items' order.
-    ///
-    /// Items start in order, except that one whose key is at its limit is passed over for the
-    /// next one that may start: the fetch stage keys sources by host, so a slow host holds
-    /// `maxPerKey` slots and the others go on around it.
+    /// `transform` of every item, at most `maxConcurrent` at a time and `maxPerKey` at a time per key (`nil` keys
+    /// have no limit); results in item order. An item whose key is at its limit is passed over for the next, so a
+    /// slow host holds only `maxPerKey` slots.
     package static func map<T: Sendable, R: Sendable>(
         _ items: [T], maxConcurrent: Int, maxPerKey: Int, key: (T) -> String?,
         _ transform: @escaping @Sendable (T) async -> R
@@ -87,8 +78,7 @@ extension Parallel {
             a.pointer.deallocate()
             b.pointer.deallocate()
         }
-        // concurrentPerform returns once both have run (the calling thread runs one of them),
-        // each into its own place.
+        // concurrentPerform returns once both have run, each into its own place.
         withoutActuallyEscaping(first) { first in
             withoutActuallyEscaping(second) { second in
                 DispatchQueue.concurrentPerform(iterations: 2) { index in
@@ -99,9 +89,8 @@ extension Parallel {
         return (a.pointer.move(), b.pointer.move())
     }
 
-    /// `body` applied to parts of `items` on every core at once, the results joined in order.
-    /// The items are cut into eight parts, each taken by whichever core is free, so that a core
-    /// busy with other work holds back no more than a part.
+    /// `body` of parts of `items` on every core, results joined in order. Eight parts, each taken by whichever core
+    /// is free, so a busy core holds back no more than one part.
     package static func inParts<T: Sendable, R: Sendable>(_ items: [T], _ body: @Sendable (ArraySlice<T>) -> [R]) -> [R] {
         let ranges = Self.ranges(of: items.count, parts: min(partsPerPass, max(1, items.count)))
         let places = ranges.map { _ in Place<[R]>() }
@@ -117,28 +106,23 @@ extension Parallel {
         return joined
     }
 
-    /// How many parts `inParts` makes.
     private static let partsPerPass = 8
 
-    /// The places `0..<count` cut into `parts` ranges (at least one) of nearly equal size, in
-    /// order: none is more than one place longer than another. Fewer places than parts leave
-    /// some ranges empty.
+    /// `0..<count` cut into `parts` ranges (at least one), in order, no two differing by more than one place.
     package static func ranges(of count: Int, parts: Int) -> [Range<Int>] {
         let parts = max(1, parts)
         return (0..<parts).map { part in count * part / parts..<count * (part + 1) / parts }
     }
 
-    /// Memory for one result of `both` or `inParts`. Safe to share: each place is written by
-    /// the one iteration of `concurrentPerform` that owns it, and read only after
-    /// `concurrentPerform` has returned.
+    /// Memory for one result of `both` or `inParts`. Safe to share: each place is written by the one
+    /// `concurrentPerform` iteration that owns it, and read only after `concurrentPerform` returns.
     private struct Place<T>: @unchecked Sendable {
         let pointer = UnsafeMutablePointer<T>.allocate(capacity: 1)
     }
 }
 
-/// Hands out the indices of the items, each once, in order, to whichever worker asks next, and
-/// keeps each worker's result in its item's place; but no large index while another is being
-/// worked on: a large index passed over waits, and is handed out first once none is.
+/// Hands out item indices in order, each once, to whichever worker asks, and keeps each result in place; but no
+/// large index while another is worked on: a passed-over large index goes first once none is.
 private final class WorkQueue<R: Sendable>: Sendable {
     private struct State {
         let large: [Bool]
@@ -154,8 +138,7 @@ private final class WorkQueue<R: Sendable>: Sendable {
         state = Mutex(State(large: large, results: Array(repeating: nil, count: large.count)))
     }
 
-    /// Keeps the result of the item the caller finished, if any, and gives it the next index;
-    /// `nil` when there is nothing left for it.
+    /// Keeps the caller's finished result, if any, and gives it the next index; `nil` when none is left for it.
     func next(after finished: (index: Int, result: R)?) -> Int? {
         state.withLock { state in
             if let (index, result) = finished {
@@ -177,8 +160,7 @@ private final class WorkQueue<R: Sendable>: Sendable {
                 state.largeRunning = true
                 return index
             }
-            // Nothing left but large indices waiting for the one being worked on: the worker
-            // on it takes them when it is done, one after the other.
+            // Only large indices wait on the one in progress: its worker takes them in turn.
             return nil
         }
     }

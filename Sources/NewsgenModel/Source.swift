@@ -39,8 +39,7 @@ public struct SourceConfig: Sendable, Hashable {
     public var kind: Kind
     /// Overrides the site's (or NewsAPI's) refresh interval for this source.
     public var refreshMinutes: Int?
-    /// Overrides the site's `timeoutSeconds` for this source: the deadline of one request,
-    /// from connect to last byte.
+    /// Overrides the site's `timeoutSeconds`: one request's deadline, connect to last byte.
     public var timeoutSeconds: Double?
 
     public init(id: String, name: String? = nil, category: String? = nil, kind: Kind, refreshMinutes: Int? = nil, timeoutSeconds: Double? = nil) {

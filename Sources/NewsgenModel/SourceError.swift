@@ -1,19 +1,12 @@
 public import Foundation
 
-/// Why one source could not be fetched; it reads as the end of "source X: …".
-///
-/// Each case carries the fields a caller needs (the HTTP status and the host that sent it, the
-/// transport failure, the attempts made, the file that could not be read, NewsAPI's error code),
-/// and two computed sentences. `message` is what the public pages show (and what the cache
-/// keeps): it names what happened but never a path on the server or a key. `description` is the
-/// log line's form, with the details only the site's owner should see, such as the full path of
-/// a local feed file.
+/// Why one source could not be fetched; it reads as the end of "source X: …". Cases carry the fields a caller
+/// needs. `message` is for the public pages and the cache: never a server path or key. `description` is the
+/// log line, with details only the site's owner should see.
 public enum SourceError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The server answered with a status that is not a success (after `attempts`);
-    /// `serverMessage` is what its error body said, already shortened and cleaned.
+    /// A non-success status (after `attempts`); `serverMessage` is its error body, shortened and cleaned.
     case httpStatus(Int, host: String, serverMessage: String? = nil, attempts: Int = 1)
-    /// No usable answer arrived (after `attempts`). `host` is named in the sentence when given
-    /// (JSON and NewsAPI sources); feed errors leave it out, as they always have.
+    /// No usable answer (after `attempts`). `host` is named when given (JSON and NewsAPI sources).
     case transport(TransportFailure, host: String? = nil, attempts: Int = 1)
     /// The build's fetch budget (`fetchBudgetSeconds`) ran out before the source was fetched.
     case budgetExhausted(seconds: Double)
@@ -21,15 +14,13 @@ public enum SourceError: Error, Sendable, Hashable, CustomStringConvertible {
     case redirectRefused(status: Int, host: String)
     /// The bytes are not a feed newsgen reads; `reason` is the parser's sentence.
     case notAFeed(reason: String)
-    /// A JSON news API's answer is not the `news` payload. `name` is the host or the local
-    /// file's name; `path`, a local file's full path, goes only into the log line.
+    /// A JSON news API's answer is not the `news` payload. `name` is the host or file name; `path` goes only to the log.
     case badPayload(PayloadProblem, name: String, path: String? = nil)
     /// A NewsAPI answer that lacks the list it was asked for (`articles`, `sources`).
     case missingList(String, host: String)
     /// A local source file could not be read.
     case localFile(LocalFileProblem, file: URL)
-    /// NewsAPI's `{status: "error", code, message}` answer. `explanation` says what the code
-    /// means for a newsgen user; `serverMessage` is NewsAPI's own words, the key redacted.
+    /// NewsAPI's error answer. `explanation` is for a newsgen user; `serverMessage` is NewsAPI's, key redacted.
     case newsAPI(code: String, explanation: String, serverMessage: String?, status: Int?, attempts: Int = 1)
     /// No NewsAPI key in `variable`, where a command needs one (with advice on getting one).
     case missingKey(variable: String)

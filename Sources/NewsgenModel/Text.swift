@@ -2,18 +2,15 @@ import Foundation
 
 /// Small text utilities shared by the readers and writers.
 package enum Text {
-    /// Collapses every run of white space (Unicode's White_Space, which includes non-breaking
-    /// spaces) to one space and trims the ends. Works on the UTF-8 bytes.
+    /// Collapses each run of Unicode White_Space (non-breaking spaces included) to one space and trims the ends.
     package static func collapsingWhitespace(_ text: String) -> String {
         var text = text
         let collapsed: String? = text.withUTF8 { bytes in
-            // Most titles and summaries are collapsed already: one scan says so, and they are kept.
             isCollapsed(bytes) ? nil : collapse(bytes)
         }
         return collapsed ?? text
     }
 
-    /// Whether `bytes` hold no white space but single spaces between other characters.
     private static func isCollapsed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         var afterSpace = true  // a space first is one at an end
@@ -63,7 +60,6 @@ package enum Text {
         return String(decoding: result, as: UTF8.self)
     }
 
-    /// The length of the UTF-8 sequence a lead byte starts (the text is valid UTF-8).
     private static func scalarLength(leadByte: UInt8) -> Int {
         switch leadByte {
         case ..<0xC0: 1
@@ -73,9 +69,8 @@ package enum Text {
         }
     }
 
-    /// Whether the scalar at `start` is White_Space: U+0009–U+000D, U+0020, U+0085, U+00A0,
-    /// U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000 (a fixed list: Unicode
-    /// does not change the property of assigned characters).
+    /// Whether the scalar at `start` is White_Space (a fixed list: Unicode does not change assigned characters'
+    /// property).
     private static func isWhitespace(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, length: Int) -> Bool {
         let first = bytes[start]
         switch length {
@@ -97,8 +92,7 @@ package enum Text {
         }
     }
 
-    /// Removes the characters XML 1.0 forbids (C0 controls other than tab, newline and
-    /// carriage return, and U+FFFE/U+FFFF), so that any text can be written into a page or feed.
+    /// Removes the characters XML 1.0 forbids (C0 controls but tab, LF and CR; U+FFFE, U+FFFF).
     package static func removingForbiddenCharacters(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { !isAllowedInXML($0) }) else { return text }
         var result = String.UnicodeScalarView()
@@ -119,9 +113,7 @@ package enum Text {
         text.utf8.contains(where: isASCIIWhitespace)
     }
 
-    /// Whether `bytes` are well-formed UTF-8, as `String(validating:as:)` judges: no stray
-    /// continuation byte, no sequence cut short, no overlong form, no surrogate, nothing past
-    /// U+10FFFF. Without making a string.
+    /// Whether `bytes` are well-formed UTF-8 as `String(validating:as:)` judges, without making a string.
     package static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var index = 0
         let count = bytes.count
@@ -131,8 +123,8 @@ package enum Text {
                 index += 1
                 continue
             }
-            // The continuation bytes a lead byte needs, and the range the first of them must be
-            // in (narrower after E0, ED, F0 and F4: no overlong form, surrogate or scalar past U+10FFFF).
+            // Continuation bytes needed, and the first one's range (narrower after E0, ED, F0, F4: no overlong form,
+            // surrogate or scalar past U+10FFFF).
             let length: Int
             var second: ClosedRange<UInt8> = 0x80...0xBF
             switch lead {
@@ -152,9 +144,8 @@ package enum Text {
         return true
     }
 
-    /// Where the run of bytes from `start` that a JSON string holds as they are ends: at the
-    /// first `"`, `\` or control character (below 0x20), or at the end; and whether the run is
-    /// all ASCII. Eight bytes are tested at once while none of them ends the run.
+    /// Where the run of bytes from `start` a JSON string holds verbatim ends (first `"`, `\` or control character,
+    /// or the end), and whether it is all ASCII. Tests eight bytes at a time.
     package static func plainJSONRun(in bytes: UnsafeRawBufferPointer, from start: Int) -> (end: Int, isASCII: Bool) {
         guard let base = bytes.baseAddress else { return (start, true) }
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
@@ -179,24 +170,20 @@ package enum Text {
         return (index, bits & highs == 0 && tail < 0x80)
     }
 
-    /// Whether a byte is an ASCII letter, of either case.
     package static func isASCIILetter(_ byte: UInt8) -> Bool {
         (byte | 0x20) &- UInt8(ascii: "a") < 26
     }
 
-    /// Whether a byte is an ASCII digit.
     package static func isASCIIDigit(_ byte: UInt8) -> Bool {
         byte &- UInt8(ascii: "0") < 10
     }
 
-    /// Whether a byte is a space, tab, line feed, form feed or carriage return: the white space
-    /// of HTML's attribute values (WHATWG's "ASCII whitespace").
+    /// Space, tab, LF, FF or CR: WHATWG's "ASCII whitespace".
     package static func isASCIIWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0C || byte == 0x0D
     }
 
-    /// Text from a server's error answer, fit for one log line and a page: one line, no
-    /// character XML forbids, at most `limit` characters.
+    /// A server's error text fit for a log line and a page: one line, no XML-forbidden character, at most `limit`.
     package static func serverMessage(_ text: String, limit: Int = 200) -> String {
         excerpt(collapsingWhitespace(removingForbiddenCharacters(text)), limit: limit)
     }
@@ -211,8 +198,7 @@ package enum Text {
 }
 
 extension StringProtocol {
-    /// The text without white space or line breaks at either end: what Foundation's
-    /// `trimmingCharacters(in: .whitespacesAndNewlines)` gives, without bridging to NSString.
+    /// Trimmed like `trimmingCharacters(in: .whitespacesAndNewlines)`, without bridging to NSString.
     package var trimmedWhitespace: String {
         let scalars = unicodeScalars
         var start = scalars.startIndex
@@ -225,8 +211,7 @@ extension StringProtocol {
 }
 
 extension Text {
-    /// What `CharacterSet.whitespacesAndNewlines` holds: Unicode's White_Space characters and,
-    /// as Foundation has it, the zero-width space U+200B.
+    /// Membership in `CharacterSet.whitespacesAndNewlines`: White_Space plus U+200B, as Foundation has it.
     package static func isWhitespaceOrNewline(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200B, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true

@@ -1,24 +1,19 @@
 package import Foundation
 
-/// Normalizes article URLs so that the same story reached through different spellings
-/// matches: lowercase scheme and host, no default port, no fragment, no `utm_*`
-/// parameters, no trailing slash.
+/// Normalizes article URLs so spellings of one story match: lowercase scheme and host, no default port, fragment,
+/// `utm_*` parameters or trailing slash.
 package enum URLNormalizer {
     /// The normalized form of an absolute http(s) URL, or `nil` if `string` is not one.
     public static func normalize(_ string: String) -> String? {
-        // Most stories' URLs are already in this form.
         if isNormalized(string) { return string }
         return normalizeByComponents(string)
     }
 
-    /// Whether `string` is certainly its own normalized form: "http://" or "https://", a host of
-    /// lowercase letters, digits, dots and hyphens (no port, no user), and a path of unreserved
-    /// characters that does not end in "/" and has no "." segment; no query, no fragment, no
-    /// escapes. Anything else is left to URLComponents (a test checks both give the same).
-    /// Such a string is also what Foundation's URL would make of it, so readers and checks use
-    /// this test to skip parsing most links.
+    /// Whether `string` is certainly its own normalized form (and Foundation's URL would agree): "http://" or
+    /// "https://", a lowercase host of letters, digits, dots and hyphens, and a path of unreserved characters with no
+    /// "." segment or trailing "/"; no port, user, query, fragment or escape. Anything else goes to URLComponents (a
+    /// test checks both agree). Lets readers and checks skip parsing most links.
     package static func isNormalized(_ string: String) -> Bool {
-        // On the string's own bytes when it has them in one piece (a native string always does).
         string.utf8.withContiguousStorageIfAvailable(isNormalized) ?? Array(string.utf8).withUnsafeBufferPointer(isNormalized)
     }
 
@@ -84,8 +79,7 @@ package enum URLNormalizer {
         return result
     }
 
-    /// Resolves a link found in a feed against the feed's base, keeping only http(s) results.
-    /// Anything else (`javascript:`, `data:`, `file:`, garbage) is dropped.
+    /// Resolves a feed link against its base, keeping only http(s) results (no `javascript:`, `data:`, `file:`, garbage).
     public static func absoluteHTTP(_ string: String?, base: URL?) -> String? {
         guard let raw = string?.trimmedWhitespace, !raw.isEmpty else { return nil }
         return isNormalized(raw) ? raw : absoluteHTTPByURL(raw, base: base)

@@ -1,15 +1,7 @@
-/// The order the archive is read in: newest first by publication, stories without a date last,
-/// then the latest seen first, then by key — what SQLite's
-/// `ORDER BY published IS NULL, published DESC, firstSeen DESC, key` gives, made in Swift from
-/// each row's sort columns alone.
-///
-/// The key last, compared byte by byte as SQLite compares text: stories with the same times
-/// come in the same order every build, so no page's bytes depend on the order the table
-/// happened to hold them in.
-///
-/// This is the order the cache hands the archive over in (which the input's fingerprint
-/// reads), not the order the site lists it in: the site's model sorts the archive with the
-/// stories listed now by its own rules (`Array.archiveOrder()`).
+/// The order the cache hands over the archive in (which the input fingerprint reads): SQLite's
+/// `ORDER BY published IS NULL, published DESC, firstSeen DESC, key`, made in Swift from each row's sort columns.
+/// Keys compare byte by byte as SQLite's text does, so ties come in the same order every build. The site lists
+/// the archive in its own order (`Array.archiveOrder()`).
 package struct ArchiveReadOrder: Sendable {
     private var keys: [String] = []
     private var published: [Double?] = []

@@ -49,9 +49,7 @@ public struct SourceState: Sendable, Hashable, Codable {
     }
 }
 
-/// Why the store could not do its work: what it was doing, the file or folder involved, and
-/// the underlying cause (a GRDB `DatabaseError`, or a Foundation file-system error).
-/// `description` is the one line the user reads.
+/// Why the store failed: the operation, the file or folder, and the cause (GRDB or file-system error).
 public enum StoreError: Error, CustomStringConvertible {
     /// What a failed transaction was doing.
     public enum Operation: String, Sendable {
@@ -68,8 +66,7 @@ public enum StoreError: Error, CustomStringConvertible {
     case cannotMoveAside(file: URL, cause: any Error)
     /// A read or write of the open cache failed.
     case failed(Operation, file: URL, cause: any Error)
-    /// A row of the cache holds what newsgen never writes there: `column` (the categories, a
-    /// JSON array of strings, is the one column checked this way) of the article `articleKey`.
+    /// A cache row holds what newsgen never writes: `column` (only categories are checked) of article `articleKey`.
     case corruptRow(file: URL, articleKey: String, column: String)
 
     public var description: String {
@@ -90,14 +87,13 @@ public enum StoreError: Error, CustomStringConvertible {
     }
 }
 
-/// Keeps articles and fetch state between builds, so that a failed fetch falls back to
-/// recent data and saved articles keep their data after their source drops them.
+/// Keeps articles and fetch state between builds, so a failed fetch falls back to recent data and saved
+/// articles outlive their source's list.
 public protocol ArticleStore: Sendable {
     /// The fetch state of each of these sources that has one, read at once.
     func states(of sourceIDs: [String]) async throws(StoreError) -> [String: SourceState]
-    /// The articles last fetched for each of these sources that has a list, in its list's
-    /// order, each as stored: its `sourceID` names the source that wrote it last (a story two
-    /// sources list is stored once). Read at once.
+    /// Each listed source's last articles in list order, as stored: `sourceID` names the source that wrote it last
+    /// (a story two sources list is stored once).
     func lists(of sourceIDs: [String]) async throws(StoreError) -> [String: [Article]]
     /// Every stored article of these sources, listed now or not (the archive), newest first.
     func archive(of sourceIDs: Set<String>) async throws(StoreError) -> [Article]
@@ -106,21 +102,18 @@ public protocol ArticleStore: Sendable {
     /// 304s: each of these sources' cached list is still current. One write for all of them.
     func recordNotModified(of sourceIDs: [String], at date: Date) async throws(StoreError)
     func recordFailure(of sourceID: String, error: SourceError, at date: Date) async throws(StoreError)
-    /// Keeps the data of every article saved now (the complete set: articles no longer saved
-    /// lose that protection), whatever their sources list.
+    /// Keeps the data of every article in `saved`, the complete set: articles left out lose that protection.
     func keepSaved(_ saved: [SavedSnapshot], at date: Date) async throws(StoreError)
     /// The kept data of saved articles, by saved entry key.
     func savedArticles(ids: Set<String>) async throws(StoreError) -> [String: Article]
     /// Removes articles not seen since `cutoff` that no source lists and nobody saved; returns how many.
     func prune(notSeenSince cutoff: Date) async throws(StoreError) -> Int
     func statistics() async throws(StoreError) -> StoreStatistics
-    /// Told that nothing more is written for now: a store that keeps a log beside its file may
-    /// start putting it into the file, so that closing it has less left to do. Returns at once.
+    /// Nothing more is written for now: a store with a log may start flushing it. Returns at once.
     func settle()
 }
 
 extension ArticleStore {
-    /// Nothing to settle: a store without a log.
     public func settle() {}
 
     public func state(of sourceID: String) async throws(StoreError) -> SourceState? {
@@ -132,16 +125,14 @@ extension ArticleStore {
         try await recordNotModified(of: [sourceID], at: date)
     }
 
-    /// The articles last fetched for a source, in its list's order, as the source shows them
-    /// (`shown(asListedBy:)`).
+    /// A source's last articles in list order, as it shows them (`shown(asListedBy:)`).
     public func articles(of sourceID: String) async throws(StoreError) -> [Article] {
         (try await lists(of: [sourceID])[sourceID] ?? []).shown(asListedBy: sourceID)
     }
 }
 
 extension [Article] {
-    /// A source's cached list as that source shows it: a story two sources list is stored once,
-    /// as whichever wrote it last, and each list shows it as its own.
+    /// The list as this source shows it: a story two sources list is stored as whichever wrote it last.
     package func shown(asListedBy sourceID: String) -> [Article] {
         map { article in
             var article = article
@@ -180,7 +171,7 @@ package actor MemoryStore: ArticleStore {
     }
 
     public func archive(of sourceIDs: Set<String>) throws(StoreError) -> [Article] {
-        // Sources in the order of their ids, not the dictionary's (which changes from run to run).
+        // Sorted by id for a stable order across runs.
         lists.filter { sourceIDs.contains($0.key) }.sorted { $0.key < $1.key }.flatMap(\.value).sortedNewestFirst().deduplicated()
     }
 

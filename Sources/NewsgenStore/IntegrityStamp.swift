@@ -1,34 +1,25 @@
 import Foundation
 import NewsgenModel
 
-/// What lets a cache skip its integrity check when it opens: the file as the last build that
-/// closed it left it, and when it was last checked.
-///
-/// `PRAGMA quick_check` reads every page of the file; a file only SQLite has written since the
-/// last check is whole. The check is made again when anything else may have touched the file:
-/// when it is not the very file the stamp names (its inode, size, and modification and change
-/// times to the nanosecond), when a write-ahead log is beside it (a build that did not close
-/// the cache, or another program using it), when there is no stamp, and once a day whatever
-/// the stamp says, for what no time records (a disk's own faults).
+/// Lets a cache skip `PRAGMA quick_check` (which reads every page) on open: a file only SQLite wrote since the
+/// last check is whole. The check runs again when anything else may have touched the file: it is not the very
+/// file stamped (inode, size, modification and change times in nanoseconds), a write-ahead log is beside it, there
+/// is no stamp, or the stamp is a day old (for disk faults no time records).
 struct IntegrityStamp: Equatable {
     var inode: UInt64
     var size: Int64
     var modified: Int64
     var changed: Int64
-    /// When the file was last checked (whole seconds since 1970).
     var checked: Int64
 
-    /// How long a check is trusted for.
     static let lifetime: Int64 = 86_400
 
     static func location(of cache: URL) -> URL {
         URL(fileURLWithPath: cache.path + ".checked")
     }
 
-    /// The stamp of `cache` as it is now, checked at `checked`; `nil` when the file cannot be
-    /// examined or has a write-ahead log with anything in it beside it.
+    /// The stamp of `cache` now, checked at `checked`; `nil` when it cannot be examined or a non-empty log is beside it.
     static func of(_ cache: URL, checked: Int64) -> IntegrityStamp? {
-        // No log, or an empty one (all of it checkpointed into the file).
         var wal = stat()
         guard lstat(cache.path + "-wal", &wal) == 0 ? wal.st_size == 0 : errno == ENOENT else { return nil }
         var status = stat()
@@ -39,8 +30,7 @@ struct IntegrityStamp: Equatable {
             checked: checked)
     }
 
-    /// When `cache` was last checked, if it is still the file its stamp names and that check is
-    /// less than a day old at `now`: then it need not be checked again.
+    /// When `cache` was last checked, if it is still the stamped file and the check is under a day old at `now`.
     static func lastCheck(of cache: URL, now: Date) -> Int64? {
         guard let text = try? String(contentsOf: location(of: cache), encoding: .utf8),
               let saved = IntegrityStamp(text: text),
@@ -50,8 +40,7 @@ struct IntegrityStamp: Equatable {
         return (0..<lifetime).contains(age) ? saved.checked : nil
     }
 
-    /// Notes `cache` as it is now, checked at `checked`, once its store is closed; or removes
-    /// the stamp when the file cannot be noted (the next open checks it).
+    /// Stamps `cache` as it is now once its store is closed, or removes the stamp if it cannot (the next open checks).
     static func save(for cache: URL, checked: Int64) {
         let file = location(of: cache)
         guard let stamp = of(cache, checked: checked) else {

@@ -4,12 +4,9 @@ import Synchronization
 package import Logging
 package import NewsgenModel
 
-/// The cache: articles and fetch state in an SQLite file (WAL mode, migrations, one
-/// transaction per write), inspectable with `sqlite3`.
-///
-/// Articles are keyed by normalized URL (else `source:guid`). Each source's current list is a
-/// separate table, so a successful fetch replaces the list while the articles themselves (and
-/// the saved ones among them) keep their data.
+/// The cache: articles and fetch state in an SQLite file (WAL mode, migrations, one transaction per write).
+/// Articles are keyed by normalized URL (else `source:guid`); each source's current list is its own table,
+/// so a fetch replaces the list while the articles (and saved ones) keep their data.
 package final class SQLiteStore: ArticleStore {
     public let path: URL
     private let database: DatabasePool
@@ -19,14 +16,12 @@ package final class SQLiteStore: ArticleStore {
     private let lastCheck: Int64
     /// Whether opening checked the file's integrity, rather than trusting its stamp.
     package let checkedWhenOpened: Bool
-    /// How the build digests a story: each story is stored with its digests, and read back
-    /// knowing them (`Article.knowing(digests:)`) when this digester made them. `nil` stores none.
+    /// How stories are digested; each is stored with its digests and read back knowing them. `nil` stores none.
     private let digester: ArticleDigester?
 
-    /// Opens (or creates) the cache. A file that is corrupt, not a database, or from a newer
-    /// newsgen is moved aside with a warning and a new cache is started: the build goes on.
-    /// Its integrity is checked unless it is still the file a store closed (`IntegrityStamp`).
-    /// With `digester`, each story is kept with its digests (`StoredDigest`).
+    /// Opens (or creates) the cache. A corrupt file, a non-database or one from a newer newsgen is moved aside
+    /// with a warning and a new cache started. Integrity is checked unless the file is as a store closed it
+    /// (`IntegrityStamp`).
     public static func open(at path: URL, logger: Logger, now: Date = Date(), digester: ArticleDigester? = nil) throws(StoreError) -> SQLiteStore {
         do {
             try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -81,21 +76,17 @@ package final class SQLiteStore: ArticleStore {
         }
     }
 
-    /// Starts putting the write-ahead log into the file, on the writing connection, and returns
-    /// at once: a build calls it once its writes are done, so that the log is flushed while the
-    /// site is built. Anything asked of the writing connection after waits for it. A checkpoint
-    /// that fails here changes nothing: `close` checkpoints again.
+    /// Starts checkpointing the write-ahead log on the writing connection and returns at once, so the log is
+    /// flushed while the site is built. A failed checkpoint changes nothing: `close` checkpoints again.
     public func settle() {
         database.asyncWriteWithoutTransaction { db in _ = try? db.checkpoint(.truncate) }
     }
 
-    /// Closes the cache, and notes the file as it is left (`IntegrityStamp`), so that the next
-    /// build opens it without checking it again. The store is not used after. A cache left
-    /// without closing it (a build that crashed) is checked when it is next opened.
+    /// Closes the cache and stamps the file (`IntegrityStamp`) so the next open skips the check. A cache never
+    /// closed (a crash) is checked when next opened.
     package func close() {
         do {
-            // Everything written goes into the file first: the pool closes its writing connection
-            // before the reading ones, and the last to close, reading only, leaves the log.
+            // Checkpoint first: the pool closes its writer before its readers, and the last reader leaves the log.
             try database.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
             try database.close()
         } catch {
@@ -166,20 +157,19 @@ package final class SQLiteStore: ArticleStore {
         migrator.registerMigration("v2-content") { db in
             try db.execute(sql: "ALTER TABLE article ADD COLUMN content TEXT")
         }
-        // The outlet of a story from an aggregator (NewsAPI's source.name); rows from before it are NULL.
+        // An aggregator story's outlet (NewsAPI's source.name).
         migrator.registerMigration("v3-outlet") { db in
             try db.execute(sql: "ALTER TABLE article ADD COLUMN outlet TEXT")
         }
-        // Each story's digest as the build made it (`StoredDigest`); rows from before it are NULL.
+        // Each story's digest (`StoredDigest`).
         migrator.registerMigration("v4-digest") { db in
             try db.execute(sql: "ALTER TABLE article ADD COLUMN digest BLOB")
         }
-        // Retention (`prune`) finds the articles not seen since a time without reading every row.
+        // Lets retention (`prune`) find old articles through an index.
         migrator.registerMigration("v5-lastSeen") { db in
             try db.execute(sql: "CREATE INDEX articleLastSeen ON article(lastSeen)")
         }
-        // Each source's list in one value, kept by triggers; dropped by v7 (kept here so that a
-        // cache of any age migrates the same way).
+        // Dropped by v7, kept so that caches of any age migrate the same way.
         migrator.registerMigration("v6-listBlob") { db in
             let held = ["key", "sourceID", "title", "summary", "author", "url", "imageURL", "published", "categories", "guid", "firstSeen",
                         "content", "outlet", "digest"]
@@ -211,7 +201,6 @@ package final class SQLiteStore: ArticleStore {
                 END;
                 """)
         }
-        // Drops v6's table and triggers: lists are read from rows.
         migrator.registerMigration("v7-noListBlob") { db in
             try db.execute(sql: """
                 DROP TRIGGER IF EXISTS listBlobArticleChanged;
@@ -236,7 +225,7 @@ package final class SQLiteStore: ArticleStore {
     }
 
     public func lists(of sourceIDs: [String]) async throws(StoreError) -> [String: [Article]] {
-        // What an earlier read kept goes: only rows read from here on are kept for the archive.
+        // Only rows read from here on are kept for the archive.
         listedRows.withLock { $0 = ListedRows(keeping: true) }
         var lists: [String: [Article]] = [:]
         lists.reserveCapacity(sourceIDs.count)
@@ -246,11 +235,9 @@ package final class SQLiteStore: ArticleStore {
         return lists
     }
 
-    /// How many parts `lists(of:)` and `archive(of:)` read in.
     private static let readParts = 6
 
-    /// `read` of each of `parts`, on two connections at once, each taking the next part once
-    /// done with one; the values in the parts' order.
+    /// `read` of each of `parts` on two connections at once; the values in the parts' order.
     private func inParts<Part: Sendable, Value: Sendable>(
         _ parts: [Part], _ read: @escaping @Sendable (Part) async throws(StoreError) -> Value
     ) async throws(StoreError) -> [Value] {
@@ -270,8 +257,7 @@ package final class SQLiteStore: ArticleStore {
         return Parallel.ranges(of: items.count, parts: min(count, items.count)).map { Array(items[$0]) }
     }
 
-    /// The lists of `sourceIDs` (`lists(of:)`), in one query: in the order of the sources' ids
-    /// and their lists' positions, as the primary key of `sourceList` holds them.
+    /// The lists of `sourceIDs` in one query, ordered by source id and position (the primary key's order).
     private func listed(by sourceIDs: [String]) async throws(StoreError) -> [String: [Article]] {
         guard !sourceIDs.isEmpty else { return [:] }
         return try await read { db in
@@ -302,13 +288,11 @@ package final class SQLiteStore: ArticleStore {
 
     public func archive(of sourceIDs: Set<String>) async throws(StoreError) -> [Article] {
         guard !sourceIDs.isEmpty else { return [] }
-        // The stories the sources' lists were read with are taken as they were decoded, unless
-        // written since (`ListedRows`).
+        // Stories decoded with the lists are reused unless written since (`ListedRows`).
         let known = listedRows.withLock { rows in
             defer { rows = ListedRows() }
             return rows
         }
-        // The table in parts of its rowids, read on two connections at once (`inParts`).
         let bounds = try await read { db -> ClosedRange<Int64>? in
             guard let row = try Row.fetchOne(db, sql: "SELECT min(rowid), max(rowid) FROM article"),
                   let first = try row.decode(Int64?.self, atIndex: 0), let last = try row.decode(Int64?.self, atIndex: 1)
@@ -326,7 +310,7 @@ package final class SQLiteStore: ArticleStore {
         return order.places().map { stories[$0] }
     }
 
-    /// The rowids from `first` through `last` in at most `count` ranges of nearly equal size, in order.
+    /// `first...last` in at most `count` ranges of nearly equal size, in order.
     static func parts(from first: Int64, through last: Int64, count: Int) -> [ClosedRange<Int64>] {
         guard first <= last else { return [] }
         let (difference, overflowed) = last.subtractingReportingOverflow(first)
@@ -334,16 +318,12 @@ package final class SQLiteStore: ArticleStore {
         let span = difference + 1
         let count = Int64(min(max(1, count), Int(clamping: span)))
         let (size, extra) = span.quotientAndRemainder(dividingBy: count)
-        // The first `extra` ranges hold one rowid more than the others.
         func start(_ part: Int64) -> Int64 { first + size * part + min(part, extra) }
         return (0..<count).map { part in start(part)...(part == count - 1 ? last : start(part + 1) - 1) }
     }
 
-    /// The stories of `sourceIDs` in the rows `rowids`, in the table's order, with what puts
-    /// them in the archive's.
-    ///
-    /// Put in order in Swift (`ArchiveReadOrder`) rather than by ORDER BY, which would copy
-    /// every column of every row into a temporary tree first.
+    /// The stories of `sourceIDs` in rows `rowids`, in table order, with their archive order. Sorted in Swift
+    /// (`ArchiveReadOrder`) because ORDER BY would copy every row into a temporary tree.
     private func archived(of sourceIDs: Set<String>, rowids: ClosedRange<Int64>, known: ListedRows) async throws(StoreError)
         -> (stories: [Article], order: ArchiveReadOrder) {
         try await read { db in
@@ -364,10 +344,8 @@ package final class SQLiteStore: ArticleStore {
         }
     }
 
-    /// An article's `lastSeen` is the last time a source listed it, as retention needs it once no
-    /// source does. While a source lists it, the column is left as it is (a 304 writes no
-    /// article): the list's articles are brought up to date when the list is replaced, to the
-    /// last time the source was had (its previous success, a fetch or a 304).
+    /// `lastSeen` is the last time a source listed an article, which retention needs once none does. A 304 writes
+    /// no article; the list's articles are updated when the list is replaced, to the source's last success.
     public func recordSuccess(of sourceID: String, content: SourceContent, at date: Date) async throws(StoreError) {
         try await write { db in
             if let seen = try SourceStateRecord.fetchOne(db, key: sourceID)?.state.lastSuccess {
@@ -388,9 +366,7 @@ package final class SQLiteStore: ArticleStore {
         listedRows.withLock { $0.written(content.articles.lazy.map(\.id)) }
     }
 
-    /// The listed articles' `lastSeen` moves with the state's last success (see `recordSuccess`).
-    ///
-    /// One statement for every source, changing what `SourceState.recordNotModified` changes
+    /// Moves the listed articles' `lastSeen` with the last success, as `SourceState.recordNotModified` does
     /// (a test holds the two together).
     public func recordNotModified(of sourceIDs: [String], at date: Date) async throws(StoreError) {
         guard !sourceIDs.isEmpty else { return }
@@ -442,8 +418,7 @@ package final class SQLiteStore: ArticleStore {
         }
     }
 
-    /// Removes the articles not seen since a time (seconds since 1970), unless saved or listed;
-    /// found through the index on `lastSeen` (v5-lastSeen).
+    /// Removes articles not seen since a time (seconds since 1970) unless saved or listed; uses the `lastSeen` index.
     static let pruning = """
         DELETE FROM article WHERE lastSeen < ?
         AND key NOT IN (SELECT articleKey FROM saved)
@@ -492,8 +467,7 @@ package final class SQLiteStore: ArticleStore {
 
 // MARK: - Records
 
-/// The rows of the cache, as written since v1: dates as seconds since 1970 (DOUBLE), categories
-/// as a JSON array in TEXT.
+/// Cache rows: dates as seconds since 1970 (DOUBLE), categories as a JSON array in TEXT.
 private protocol CacheRecord: Codable, FetchableRecord, PersistableRecord {}
 
 extension CacheRecord {
@@ -502,21 +476,15 @@ extension CacheRecord {
 }
 
 extension SQLiteStore {
-    /// A column of an `article` row that does not hold what newsgen writes there; `read` and
-    /// `write` turn it into `StoreError.corruptRow`, naming the cache file.
+    /// An `article` column that does not hold what newsgen writes; reported as `StoreError.corruptRow`.
     private struct CorruptColumn: Error {
         var articleKey: String
         var column: String
     }
 
-    /// The stories `lists(of:)` decoded, with their rows' ids, kept for the archive that is read
-    /// next: a cron run reads every listed story for its source's list, then the archive, which
-    /// holds them again.
-    ///
-    /// A story is taken only while its row is the one it was made from: the keys this store
-    /// wrote since the lists were read are noted (once the write is done, so that a list read
-    /// beside it, which may have seen the row before, is never taken at its word), and are made
-    /// again. The archive takes what is kept, and nothing is kept after.
+    /// The stories `lists(of:)` decoded, with their rowids, kept for the archive read next (which holds them again).
+    /// A story is reused only while its row is unchanged: keys this store wrote since are noted once the write is
+    /// done (a list read beside it may have seen the old row) and decoded again. Nothing is kept after the archive.
     private struct ListedRows: Sendable {
         /// Whether lists were read since the archive was: until then, nothing is kept or noted.
         private(set) var keeping: Bool
@@ -528,20 +496,17 @@ extension SQLiteStore {
             self.keeping = keeping
         }
 
-        /// Notes that the rows of `keys` were written.
         mutating func written(_ keys: some Sequence<String>) {
             guard keeping else { return }
             changed.formUnion(keys)
         }
 
-        /// A story and the row (its rowid) it was made from.
         struct Decoded: Sendable {
             var row: Int64
             var story: Article
         }
 
-        /// The story decoded from the row `row` (a rowid), holding `key`, when it is still that
-        /// row's. Each part is in rowid order, and searched by bisection.
+        /// The story decoded from rowid `row` holding `key`, if still that row's. Parts are in rowid order (bisection).
         func story(_ key: String, row: Int64) -> Article? {
             for half in decoded {
                 var (low, high) = (0, half.count)
@@ -558,9 +523,8 @@ extension SQLiteStore {
         }
     }
 
-    /// A row of `article`. Categories stay JSON text here and are decoded in `article()`, so that
-    /// a row whose categories are not a JSON array of strings is an error naming the article,
-    /// not an article that silently lost them.
+    /// A row of `article`. Categories stay JSON text until `article()`, so bad categories are an error naming the
+    /// article rather than silently lost.
     private struct ArticleRecord: CacheRecord {
         static let databaseTableName = "article"
         enum Columns {
@@ -585,17 +549,13 @@ extension SQLiteStore {
         var lastSeen: Date
         var content: String?
         var outlet: String?
-        /// The story's digests (`StoredDigest`), or NULL.
         var digest: Data?
 
-        /// The columns every query of articles selects, in the order of `columns`, so that a row
-        /// is read by position (`init(row:)`).
+        /// The columns every article query selects, in `columns` order, so a row is read by position.
         static let selection = columns.map { "article." + $0 }.joined(separator: ", ")
         static var databaseSelection: [any SQLSelectable] { columns.map { Column($0) } }
 
-        /// Read column by column, by position (`columns`), rather than through `Decodable`: a
-        /// cron run reads every cached article. Dates are seconds since 1970, as
-        /// `databaseDateDecodingStrategy` says.
+        /// Read by position rather than through `Decodable`, which is slower for a full-cache read. Dates are seconds since 1970.
         init(row: Row) throws {
             key = try row.decode(atIndex: 0)
             sourceID = try row.decode(atIndex: 1)
@@ -614,10 +574,8 @@ extension SQLiteStore {
             digest = try row.decode(atIndex: 14)
         }
 
-        /// Inserts the article, seen first and last at `date`; or updates its data, keeping when
-        /// it was first seen, and when it was last seen too unless `touchLastSeen`. One cached
-        /// statement, reused for every article. With `digester`, the row keeps the story's
-        /// digests (those it knows, or made now).
+        /// Inserts the article, seen first and last at `date`, or updates it keeping `firstSeen` (and `lastSeen` unless
+        /// `touchLastSeen`). With `digester`, the row keeps the story's digests.
         static func upsert(_ article: Article, at date: Date, in db: Database, digester: ArticleDigester?,
                            touchLastSeen: Bool = true) throws {
             let statement = try db.cachedStatement(sql: touchLastSeen ? upsertTouchingLastSeen : upsertKeepingLastSeen)
@@ -634,7 +592,7 @@ extension SQLiteStore {
         /// Where `published` and `firstSeen` are in a row (`columns`).
         static let publishedColumn = 7
         static let firstSeenColumn = 10
-        /// How many columns `selection` has: a query may select more after them.
+        /// How many columns `selection` has; a query may select more after them.
         static let columnCount = columns.count
 
         /// The columns an upsert writes, in the order of its arguments, and every read selects.
@@ -643,7 +601,6 @@ extension SQLiteStore {
             "firstSeen", "lastSeen", "content", "outlet", "digest",
         ]
 
-        /// Every column but the key and `firstSeen` is updated on a conflict; `lastSeen` too, or not.
         private static func upsertSQL(updating updated: [String]) -> String {
             """
             INSERT INTO article (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
@@ -654,7 +611,7 @@ extension SQLiteStore {
         private static let upsertTouchingLastSeen = upsertSQL(updating: columns.filter { $0 != "key" && $0 != "firstSeen" })
         private static let upsertKeepingLastSeen = upsertSQL(updating: columns.filter { $0 != "key" && $0 != "firstSeen" && $0 != "lastSeen" })
 
-        /// The story of the row; knowing its digests when `digester` made those kept with it.
+        /// The row's story, knowing its digests when `digester` made them.
         func article(digester: ArticleDigester?) throws(CorruptColumn) -> Article {
             let decoded: [String]
             do {
@@ -672,8 +629,7 @@ extension SQLiteStore {
         }
     }
 
-    /// A row of `sourceState`. The format stays text here: one this newsgen does not know reads
-    /// as none, as it always has.
+    /// A row of `sourceState`. An unknown format reads as none.
     private struct SourceStateRecord: CacheRecord {
         static let databaseTableName = "sourceState"
 

@@ -1,14 +1,9 @@
 import Foundation
 import NewsgenModel
 
-/// A story's digests as the cache keeps them in its row (the `digest` column, since v4-digest):
-/// the digester's version, then the four words of each digest (`ArticleDigests`, of the fields,
-/// then of what is shown), little-endian; 65 bytes.
-///
-/// Written with every field of the story, in the same statement, so it is always the digest of
-/// the fields beside it as they were stored; a build reads every story and needs each one's
-/// digests (`ArticleDigester`). Digests of another version, another size, or none (a row from
-/// before v4, or written without a digester) are not taken: the story is digested when asked.
+/// A story's digests in its row's `digest` column: the digester's version, then the four words of each digest
+/// (fields, then shown), little-endian; 65 bytes. Written in the same statement as the fields, so it always matches
+/// them. Digests of another version or size, or none, are not taken: the story is digested when asked.
 enum StoredDigest {
     static let size = 1 + 64
 

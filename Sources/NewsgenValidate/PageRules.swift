@@ -2,8 +2,7 @@ import Foundation
 import NewsgenModel
 import NewsgenXML
 
-/// The rules of a page: polyglot HTML5, `lang`, one `<h1>`, unique ids, `alt` on images,
-/// local links that resolve, and a link to the page's feeds.
+/// Page rules: polyglot HTML5, `lang`, one `<h1>`, unique ids, `alt` on images, resolving local links, a feed link.
 struct PageRules {
     static let xhtmlNamespace = "http://www.w3.org/1999/xhtml"
     static let feedTypes: Set<String> = ["application/rss+xml", "application/atom+xml", "application/feed+json", "application/json"]
@@ -15,11 +14,8 @@ struct PageRules {
     /// Where the site is served, when known: absolute feed links under it count as local.
     let baseURL: URL?
 
-    /// Reads the page once with libxml2's SAX2 parser (no tree is built: an archive page of
-    /// thousands of stories would otherwise be held twice, as libxml2's tree and as a copy) and
-    /// checks every element as its start tag is read, reading in place only the names and
-    /// attributes the rules look at. A page that is not well-formed gets its syntax errors only,
-    /// as a tree could not have been checked.
+    /// Reads the page once with libxml2's SAX2 parser, building no tree, and checks each element at its start tag,
+    /// reading names and attributes in place. A page that is not well-formed gets only its syntax errors.
     func check(_ data: Data, into problems: inout FileProblems) {
         var rulesFound = problems
         var walk = Walk()
@@ -65,8 +61,7 @@ struct PageRules {
         }
     }
 
-    /// One pass over every element, in document order, as the reader meets their start tags.
-    /// Elements are copied (`ElementView.element`) only when kept for a later rule or reported.
+    /// One pass over the elements in document order; an element is copied only when kept for a later rule or reported.
     private struct Walk {
         var root: XMLElement?
         /// The root's first `<head>` and `<body>` children, and the head's first `<meta charset>`.
@@ -126,9 +121,8 @@ struct PageRules {
         }
     }
 
-    /// How many elements of each name a line has had. A line holds a handful of names, so a
-    /// short list is searched; a line of many names, such as a minified page, moves them to a
-    /// dictionary.
+    /// How many elements of each name a line has had: a short list, moved to a dictionary for lines with many names
+    /// (minified pages).
     struct NameCounts {
         private static let listLimit = 16
         private var list: [(name: String, count: Int)] = []
@@ -178,8 +172,7 @@ struct PageRules {
         }
     }
 
-    /// A `<link rel="alternate">` of a feed type whose href is a file of the site (relative, or
-    /// absolute under the known baseURL).
+    /// A `<link rel="alternate">` of a feed type whose href is a site file (relative, or absolute under baseURL).
     private func isWorkingFeedLink(_ link: ElementView) -> Bool {
         guard link.withAttribute("rel", Self.includesAlternate) == true,
               link.withAttribute("type", Self.isFeedType) == true,

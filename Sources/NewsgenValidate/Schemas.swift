@@ -1,20 +1,15 @@
 import NewsgenXML
-/// The RELAX NG schemas (XML syntax) that every build checks its feeds, OPML and sitemap
-/// against. Each is a `.rng` file in `Sources/NewsgenValidate/Schemas/`, the only copy, embedded into the
-/// binary at build time by the EmbedFiles plugin: a release binary copied to /usr/local/bin
-/// carries no resource bundle.
-///
-/// Dates, id uniqueness and the self link are left to the rules in `FeedRules`, which can say
-/// more precisely what is wrong than a schema failure can.
+/// The RELAX NG schemas builds check feeds, OPML and sitemaps against. Each `.rng` in `Schemas/` is the only copy,
+/// embedded by the EmbedFiles plugin, as a release binary carries no resource bundle. Dates, id uniqueness and the
+/// self link are left to `FeedRules`, whose messages are more precise.
 enum Schemas {
     /// The schema files by the kind of file they check, with the name used in messages.
     static let files: [(kind: FileKind, file: String, name: String)] = [
         (.rss, "rss.rng", "RSS"), (.atom, "atom.rng", "Atom"), (.opml, "opml.rng", "OPML"), (.sitemap, "sitemap.rng", "sitemap"),
     ]
 
-    /// The schemas a validation uses, each compiled once per process. They are compiled all
-    /// together, on first use, before any validation: libxml2 sets up its datatype library on
-    /// the first compile, which must not race.
+    /// The schemas, compiled once per process, all together before any validation: libxml2 sets up its datatype
+    /// library on the first compile, which must not race.
     static let compiled: [FileKind: Result<LibXML.RelaxNGSchema, RelaxNGSchemaError>] = {
         var schemas: [FileKind: Result<LibXML.RelaxNGSchema, RelaxNGSchemaError>] = [:]
         for (kind, file, name) in files {

@@ -1,8 +1,7 @@
 import Foundation
 import NewsgenModel
 
-/// The files of the folder being validated, to resolve the links of its pages against, the
-/// way ../shared/tools/check-site and a static web server do.
+/// The files of the folder being validated, for resolving page links as check-site and a static web server do.
 struct SiteFiles: Sendable {
     /// Paths relative to the root, with "/" between components.
     let files: Set<String>
@@ -31,9 +30,8 @@ struct SiteFiles: Sendable {
         case outside
     }
 
-    /// Resolves a reference found on the page at `page` (a path relative to the root).
-    /// Query and fragment are ignored, percent-escapes decoded, and a folder means its index.html.
-    /// Read as UTF-8 bytes.
+    /// Resolves a reference on the page at `page`. Query and fragment are ignored, percent-escapes decoded, and a folder
+    /// means its index.html.
     func resolve(_ reference: String, from page: String) -> Target {
         var reference = reference
         if let first = reference.utf8.first, let last = reference.utf8.last, Self.mayBeWhitespace(first) || Self.mayBeWhitespace(last) {
@@ -42,7 +40,6 @@ struct SiteFiles: Sendable {
         return reference.withUTF8 { resolve(utf8: $0, from: page) }
     }
 
-    /// Resolves a reference given as its UTF-8 bytes, as `resolve(_:from:)` does.
     func resolve(_ reference: UnsafeBufferPointer<UInt8>, from page: String) -> Target {
         if let first = reference.first, let last = reference.last, Self.mayBeWhitespace(first) || Self.mayBeWhitespace(last) {
             return resolve(String(decoding: reference, as: UTF8.self), from: page)
@@ -50,8 +47,7 @@ struct SiteFiles: Sendable {
         return resolve(utf8: reference, from: page)
     }
 
-    /// Whether a byte may begin or end white space: ASCII white space, or any byte of a
-    /// multi-byte character (which `trimmedWhitespace` then looks at as a scalar).
+    /// Whether a byte may begin or end white space: ASCII white space or any byte of a multi-byte character.
     private static func mayBeWhitespace(_ byte: UInt8) -> Bool {
         byte >= 0x80 || byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte)
     }
@@ -60,7 +56,6 @@ struct SiteFiles: Sendable {
 
     private func resolve(utf8 reference: UnsafeBufferPointer<UInt8>, from page: String) -> Target {
         let hash = UInt8(ascii: "#"), question = UInt8(ascii: "?")
-        // Most links are absolute, so the cheap tests come first.
         guard let first = reference.first, first != hash, first != question else { return .none }
         if reference.count > 1 && first == Self.slash && reference[1] == Self.slash { return .none }
         if let scheme = Self.scheme(of: reference) { return .external(scheme: scheme) }
@@ -81,7 +76,6 @@ struct SiteFiles: Sendable {
 
     private func resolve(path: UnsafeBufferPointer<UInt8>, fromPage page: UnsafeBufferPointer<UInt8>) -> Target {
         let slash = Self.slash, dot = Self.dot
-        // The target is built in one byte buffer, its components found by index.
         var target: [UInt8] = []
         target.reserveCapacity(page.count + path.count + 1)
         if path.first != slash, let end = page.lastIndex(of: slash) {
@@ -108,7 +102,7 @@ struct SiteFiles: Sendable {
             start = end + 1
         }
         var resolved = String(decoding: target, as: UTF8.self)
-        // A path names a file or a folder, never both: most links name a file, found at once.
+        // A path names a file or a folder, never both; try the file first.
         let namesFolder = Self.namesFolder(path)
         if !namesFolder && files.contains(resolved) { return .file(resolved) }
         if namesFolder || directories.contains(resolved) {

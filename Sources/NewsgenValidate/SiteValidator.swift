@@ -6,8 +6,7 @@ import NewsgenXML
 enum FileKind: Hashable, Sendable {
     /// `*.html`, `*.htm`: well-formed XML and the page rules.
     case page
-    /// `*.rss`, `*.atom`, `*.opml`, `sitemap.xml` and `sitemaps/*.xml`: well-formed XML, their
-    /// schema and rules.
+    /// `*.rss`, `*.atom`, `*.opml`, `sitemap.xml` and `sitemaps/*.xml`: well-formed XML, their schema and rules.
     case rss, atom, opml, sitemap
     /// `feeds/**/*.json`: JSON and the JSON Feed rules.
     case jsonFeed
@@ -32,8 +31,7 @@ enum FileKind: Hashable, Sendable {
         }
     }
 
-    /// The last of a name's dot-separated parts, when it has two that are not empty ("a.html.",
-    /// ".a.html" and "a..html" end in "html"; ".html" has none). Found on the bytes.
+    /// The last dot-separated part of a name that has two non-empty ones ("a.html." ends in "html"; ".html" has none).
     static func fileExtension(of name: String) -> Substring {
         let dot = UInt8(ascii: ".")
         let bytes = name.utf8
@@ -55,15 +53,11 @@ enum FileKind: Hashable, Sendable {
     }
 }
 
-/// Checks every file of a site: pages, feeds, OPML and sitemap with libxml2 (well-formedness,
-/// RELAX NG schemas) and newsgen's rules; JSON with a strict JSON parser and the JSON Feed
-/// rules. Every problem is reported, not just the first.
+/// Checks every file of a site: XML files with libxml2 (well-formedness, RELAX NG) and newsgen's rules; JSON with
+/// a strict parser and the JSON Feed rules. Every problem is reported, not just the first.
 public enum SiteValidator {
-    /// Validates every file below `directory`, in parallel across the machine's cores.
-    /// `baseURL` is where the site will be served (a build knows it); without it, rules that
-    /// need it work from the files themselves. With `only`, just those files are checked (an
-    /// incremental build's new files), their links still against every file of the site.
-    /// `files`, when the caller knows them (a build does), saves listing the folder.
+    /// Validates every file below `directory` in parallel. Without `baseURL`, rules that need it work from the files.
+    /// With `only`, just those files are checked, links still against the whole site. `files` saves listing the folder.
     public static func validate(directory: URL, baseURL: URL? = nil, only: Set<String>? = nil, files known: [String]? = nil) async -> ValidationReport {
         let root = directory.standardizedFileURL
         let files = known.map { paths in
@@ -71,7 +65,7 @@ public enum SiteValidator {
         } ?? regularFiles(below: root)
         let paths = files.map(\.path)
         let context = Context(root: root, site: SiteFiles(files: paths), baseURL: baseURL)
-        // Largest first, so that one big page does not finish last on a single core.
+        // Largest first, so a big page does not finish last on one core.
         let order = files.indices.filter { only?.contains(paths[$0]) ?? true }.sorted { files[$0].size > files[$1].size }
         let rootPath = root.path.hasSuffix("/") ? root.path : root.path + "/"
         let problems = await Parallel.map(order) { index in
@@ -80,8 +74,7 @@ public enum SiteValidator {
         return ValidationReport(filesChecked: order.count, problems: ordered(problems))
     }
 
-    /// Checks files as they are made, before they reach the disk: a build hands each rendered
-    /// file's bytes to `check` while it still holds them, so no file is read back to be validated.
+    /// Checks rendered files from memory, before they reach the disk, so nothing is read back to be validated.
     public struct FileChecker: Sendable {
         let context: Context
 
@@ -90,7 +83,6 @@ public enum SiteValidator {
             self.init(layout: SiteLayout(files: files), baseURL: baseURL)
         }
 
-        /// The same, with the site's files and folders already gathered.
         package init(layout: SiteLayout, baseURL: URL?) {
             context = Context(root: URL(fileURLWithPath: "/"), site: SiteFiles(layout), baseURL: baseURL)
         }
@@ -101,7 +93,6 @@ public enum SiteValidator {
         }
     }
 
-    /// Sorts problems by path, then position, as a report lists them.
     public static func ordered(_ problems: [ValidationProblem]) -> [ValidationProblem] {
         problems.sorted {
             ($0.path, $0.line, $0.column, $0.rule.rawValue, $0.message) < ($1.path, $1.line, $1.column, $1.rule.rawValue, $1.message)
@@ -187,8 +178,7 @@ public enum SiteValidator {
         }
     }
 
-    /// A JSON Feed is read into a tree for its rules; other JSON (the search index, every story
-    /// of the site) is only checked to be JSON, without holding a tree of it.
+    /// A JSON Feed is parsed into a tree for its rules; other JSON (such as the search index) is only checked.
     private static func checkJSON(_ data: Data, kind: FileKind, context: Context, into problems: inout FileProblems) {
         do {
             if kind == .jsonFeed {

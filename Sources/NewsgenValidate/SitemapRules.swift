@@ -2,38 +2,25 @@ import Foundation
 import NewsgenModel
 import NewsgenXML
 
-/// What sitemaps.org asks that a RELAX NG schema checks slowly or cannot: at most 50,000 URLs
-/// in one sitemap and 50,000 sitemaps in one index (search engines ignore a sitemap past it),
-/// each `<loc>` an absolute http(s) URL of at most 2,048 characters, and each entry with one
-/// `<loc>` and at most one of each of its other elements. All are reported under
-/// `sitemap-schema`, as part of the protocol.
-///
-/// An entry's elements may come in any order, which a schema says with an interleave; libxml2's
-/// streaming reader would then build every entry as a tree to check it whole. The schema allows
-/// any of them any number of times, and the counts are checked here.
-///
-/// The locations are checked here too, not by the schema's `pattern`, `maxLength` or `anyURI`,
-/// which libxml2 checks by compiling a facet, or parsing a URI structure, for every value.
+/// The sitemaps.org rules a RELAX NG schema checks slowly or not at all, reported under `sitemap-schema`:
+/// at most 50,000 URLs per sitemap and sitemaps per index, each `<loc>` an absolute http(s) URL of at most
+/// 2,048 characters, and each entry with one `<loc>` and at most one of each other element. Element counts and
+/// locations are checked here because an interleave, `pattern` or `anyURI` makes libxml2 build or compile per entry.
 enum SitemapRules {
     static let limit = 50_000
 
-    /// The most characters sitemaps.org allows in a `<loc>`.
     static let locationLimit = 2_048
 
-    /// Reads a sitemap or sitemap index once with libxml2's streaming reader, checking it against
-    /// `schema` as it goes, counting the root's entries and checking each entry's `<loc>`: a
-    /// sitemap of 50,000 URLs is never held as a tree.
+    /// Checks a sitemap or index in one streaming pass against `schema`, counting entries and checking each `<loc>`.
     static func check(_ data: Data, schema: LibXML.RelaxNGSchema?, into problems: inout FileProblems) {
         var root: XMLElement?
         var entry: String?
         var count = 0
-        // The `<loc>` being read (its text may come in pieces; its line, and how many `<loc>`
-        // started earlier on that line) and those found wrong.
+        // The `<loc>` being read (text may come in pieces) and those found wrong.
         var location: (line: Int, occurrence: Int, text: [UInt8])?
         var lastLine = (line: 0, locations: 0)
         var wrong: [(line: Int, occurrence: Int, text: String)] = []
-        // The entry being read (where it starts, and how many of each of its elements it has),
-        // and the entries whose elements are not as the protocol has them.
+        // The entry being read, and those whose elements break the protocol.
         var current: EntryElements?
         var lastEntryLine = (line: 0, entries: 0)
         var miscounted: [EntryElements] = []
@@ -90,21 +77,16 @@ enum SitemapRules {
         problems.add(.sitemapSchema, "<\(root.name)> has \(count) <\(entry)> entries; \(what)", at: root)
     }
 
-    /// Whether `text` (UTF-8) is what the protocol allows in `<loc>`: an absolute URI (RFC 3986;
-    /// an IRI's characters past ASCII allowed, RFC 3987) with the scheme "http" or "https" in
-    /// any case and an authority that is not empty, of at most `locationLimit` characters. Each
-    /// ASCII character is one a URI may hold where it stands (`[` and `]` only in the authority,
-    /// one `#`), and each `%` begins an escape of two hexadecimal digits: no space, control
-    /// character, `<`, `>`, `"`, `{`, `}`, `|`, `\`, `^` or `` ` ``. Read byte by byte.
+    /// Whether UTF-8 `text` is a valid `<loc>`: an absolute URI (RFC 3986, IRI characters per RFC 3987) with scheme
+    /// http or https in any case, a non-empty authority, at most `locationLimit` characters, only characters a URI
+    /// allows where they stand (`[` `]` only in the authority, one `#`), and each `%` followed by two hex digits.
     static func isLocation(_ text: [UInt8]) -> Bool {
-        // "http" or "https" in any case (a letter's lowercase differs by the bit 0x20), then "://".
         func lowercased(_ index: Int) -> UInt8 { index < text.count ? text[index] | 0x20 : 0 }
         guard lowercased(0) == UInt8(ascii: "h"), lowercased(1) == UInt8(ascii: "t"), lowercased(2) == UInt8(ascii: "t"),
               lowercased(3) == UInt8(ascii: "p") else { return false }
         let schemeEnd = lowercased(4) == UInt8(ascii: "s") ? 5 : 4
         guard text.count > schemeEnd + 3, text[schemeEnd...].starts(with: "://".utf8) else { return false }
         var index = schemeEnd + 3
-        // The authority runs to the first "/", "?" or "#", and holds something.
         var inAuthority = true
         var inFragment = false
         var characters = index
@@ -112,7 +94,6 @@ enum SitemapRules {
         while index < text.count {
             let byte = text[index]
             index += 1
-            // Every character has one byte that is not a continuation byte (10xxxxxx).
             if byte & 0xC0 != 0x80 { characters += 1 }
             switch kinds[Int(byte)] {
             case .plain:
@@ -152,7 +133,6 @@ enum SitemapRules {
         case forbidden
     }
 
-    /// Each byte's kind, looked up once per byte.
     private static let byteKinds: [ByteKind] = (0...255).map { value in
         let byte = UInt8(value)
         if byte >= 0x80 || Text.isASCIILetter(byte) || Text.isASCIIDigit(byte) || "-._~!$&'()*+,;=:@".utf8.contains(byte) { return .plain }
@@ -168,12 +148,10 @@ enum SitemapRules {
     private struct EntryElements {
         var name: String
         var line: Int
-        /// How many entries start earlier on that line.
         var occurrence: Int
         /// `<loc>`, `<lastmod>`, `<changefreq>` and `<priority>`, in that order (the schema allows no other).
         var counts = (0, 0, 0, 0)
 
-        /// The names of the elements an entry may have, in the order of `counts`.
         static let names = ["loc", "lastmod", "changefreq", "priority"]
 
         mutating func count(_ element: ElementView) {
@@ -191,7 +169,6 @@ enum SitemapRules {
         /// One `<loc>`, and at most one of each other element.
         var isWhole: Bool { counts.0 == 1 && counts.1 <= 1 && counts.2 <= 1 && counts.3 <= 1 }
 
-        /// What is wrong with the entry, in a sentence.
         var problem: String {
             let all = [counts.0, counts.1, counts.2, counts.3]
             if all[0] == 0 { return "<\(name)> has no <loc>; each entry names its page's URL in one <loc>" }

@@ -16,12 +16,10 @@ public enum ValidationRule: String, CaseIterable, Sendable, Codable {
     case atomSchema = "atom-schema"
     /// `*.opml` matches the RELAX NG schema of OPML 2.0.
     case opmlSchema = "opml-schema"
-    /// `sitemap.xml` and `sitemaps/*.xml` match the RELAX NG schema of sitemaps.org 0.9 (a
-    /// urlset or a sitemap index) and list at most 50,000 entries each.
+    /// `sitemap.xml` and `sitemaps/*.xml` match sitemaps.org 0.9 (urlset or index), at most 50,000 entries each.
     case sitemapSchema = "sitemap-schema"
 
-    /// RSS `pubDate` and `lastBuildDate` are RFC 822 dates with a four-digit year, a real
-    /// calendar date, and the right day of the week when one is named.
+    /// RSS `pubDate`/`lastBuildDate` are RFC 822 dates: four-digit year, a real date, the right weekday if named.
     case rssDate = "rss-date"
     /// A `guid` that is not an absolute http(s) URL says `isPermaLink="false"`.
     case rssGuidPermalink = "rss-guid-permalink"
@@ -31,20 +29,18 @@ public enum ValidationRule: String, CaseIterable, Sendable, Codable {
     case atomIDUnique = "atom-id-unique"
     /// Atom `updated` and `published` are RFC 3339 date-times (with `T` and a time zone).
     case atomDate = "atom-date"
-    /// RSS and Atom feeds have an `atom:link rel="self"`, and every feed's self link (a JSON
-    /// Feed's `feed_url`) is absolute http(s) and is where the file is served: the site's
-    /// baseURL plus the file's path (without a baseURL: a URL that ends with the file's path).
+    /// RSS and Atom feeds have `atom:link rel="self"`, and every self link (JSON Feed `feed_url`) is absolute http(s)
+    /// and equals baseURL plus the file's path (without a baseURL: ends with the file's path).
     case feedSelfLink = "feed-self-link"
-    /// A JSON Feed (`feeds/**/*.json`) has `version`, `title` and `items`, and each item an `id`
-    /// and `content_html` or `content_text`.
+    /// A JSON Feed has `version`, `title` and `items`; each item an `id` and `content_html` or `content_text`.
     case jsonFeedRequired = "json-feed-required"
     /// Every field JSON Feed 1.1 defines has the type it defines (strings, URLs, RFC 3339 dates, arrays, objects).
     case jsonFeedType = "json-feed-type"
     /// No two items of a JSON Feed have the same `id`.
     case jsonFeedIDUnique = "json-feed-id-unique"
 
-    /// A page is polyglot HTML5: it starts with `<!DOCTYPE html>`, its root is
-    /// `<html xmlns="http://www.w3.org/1999/xhtml">`, and it declares `<meta charset="utf-8"/>`.
+    /// A page is polyglot HTML5: `<!DOCTYPE html>`, root `<html xmlns="http://www.w3.org/1999/xhtml">`,
+    /// and `<meta charset="utf-8"/>`.
     case htmlPolyglot = "html-polyglot"
     /// `<html>` has a `lang` attribute holding a language tag.
     case htmlLang = "html-lang"
@@ -96,8 +92,7 @@ public struct ValidationReport: Sendable {
         self.problems = problems
     }
 
-    /// The problems with the same rule and message taken together, in order of first
-    /// occurrence: a template mistake repeats on every page it renders, and reads best once.
+    /// Problems with the same rule and message grouped, in order of first occurrence (a template mistake repeats on every page).
     public var grouped: [(first: ValidationProblem, count: Int, files: Int)] {
         var order: [String] = []
         var groups: [String: (first: ValidationProblem, count: Int, files: Set<String>)] = [:]

@@ -1,24 +1,17 @@
 import Foundation
 
-/// What reading one untrusted document (a feed, an HTML fragment in it) may cost, whatever its
-/// shape. Every cap is checked before or while the work it bounds is done, so a hostile document
-/// costs at most about what a legitimate one of its size does:
-///
-/// - start tags: at most `elements` (and a JSON document as many values), and at most
-///   `attributesPerElement` in one tag (libxml2 compares every attribute of a tag with every
-///   other);
-/// - entity text: the references to entities a document declares in its own DTD are expanded
-///   to at most `expansion(forDocumentOf:)` bytes in all (the formats need only the predefined
-///   and numeric ones; a few hundred bytes of declarations can otherwise stand for gigabytes);
-/// - time: no more reading after `deadline`, or once the task is cancelled.
-///
-/// Depth is libxml2's own cap (256 levels without `XML_PARSE_HUGE`, which is never passed), and
-/// the size of the bytes is the fetcher's (`maximumBytes`).
+/// What reading one untrusted document (a feed, or an HTML fragment in it) may cost. Each cap is checked before
+/// or during the work it bounds, so a hostile document costs about what a legitimate one of its size does:
+/// - start tags: at most `elements` (JSON: values), and `attributesPerElement` per tag (libxml2 compares each
+///   attribute of a tag with every other);
+/// - entity text: references to the document's own DTD entities expand to at most `expansion(forDocumentOf:)`
+///   bytes in all (a few hundred bytes of declarations can otherwise stand for gigabytes);
+/// - time: reading stops at `deadline` or on cancellation.
+/// Depth is libxml2's cap (256; `XML_PARSE_HUGE` is never passed); byte size is the fetcher's `maximumBytes`.
 package struct DocumentLimits: Sendable {
     package var elements: Int
     package var attributesPerElement: Int
-    /// Entity text is allowed as much as the document's own size, but no less than `expansionFloor`
-    /// and no more than `expansionCeiling`.
+    /// Entity text allowed: the document's own size, clamped to `expansionFloor...expansionCeiling`.
     package var expansionFloor: Int
     package var expansionCeiling: Int
     /// When reading must stop; `nil` for no deadline (cancellation still stops it).
@@ -51,18 +44,15 @@ package struct DocumentLimits: Sendable {
         min(expansionCeiling, max(expansionFloor, size))
     }
 
-    /// Throws once the deadline has passed or the task is cancelled (a build stopped by a signal,
-    /// or a source the fetch budget gave up on).
+    /// Throws once the deadline has passed or the task is cancelled (a stopped build or a source over budget).
     package func checkTime() throws(DocumentLimitError) {
         if Task.isCancelled { throw .stopped }
         if let deadline, ContinuousClock.now >= deadline { throw .timedOut(seconds: seconds) }
     }
 
-    /// Counts the start tags of `bytes` and the attributes of each, in one pass over the bytes,
-    /// before libxml2 reads them: a tag is `<` followed by a name's first character, an attribute
-    /// each name that starts after white space inside it, and a quoted value ends at its quote or
-    /// at the next `<`. Markup inside comments and CDATA counts too (it is HTML that gets parsed
-    /// in turn), so the counts are never below what libxml2's parsers, strict or recovering, make.
+    /// Counts start tags and attributes per tag in one pass, before libxml2 reads the bytes. Markup inside comments
+    /// and CDATA counts too (that HTML gets parsed in turn), so the counts are never below what libxml2 makes,
+    /// strict or recovering.
     package func checkMarkup(_ bytes: UnsafeRawBufferPointer) throws(DocumentLimitError) {
         if let problem = markupProblem(bytes) { throw problem }
     }
@@ -72,7 +62,6 @@ package struct DocumentLimits: Sendable {
         if let problem = bytes.withUnsafeBytes({ markupProblem($0) }) { throw problem }
     }
 
-    /// What `checkMarkup(_:)` throws, or `nil`.
     private func markupProblem(_ bytes: UnsafeRawBufferPointer) -> DocumentLimitError? {
         var elements = 0
         var attributes = 0
@@ -125,8 +114,7 @@ package struct DocumentLimits: Sendable {
         return nil
     }
 
-    /// A byte that may start an XML or HTML name: a letter, `_`, `:`, or any byte of a
-    /// multi-byte UTF-8 character.
+    /// A byte that may start an XML or HTML name: a letter, `_`, `:`, or any byte of a multi-byte UTF-8 character.
     private static func startsName(_ byte: UInt8) -> Bool {
         (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == UInt8(ascii: "_")
             || byte == UInt8(ascii: ":") || byte >= 0x80
@@ -165,7 +153,6 @@ package enum DocumentLimitError: Error, Sendable, Hashable, CustomStringConverti
         }
     }
 
-    /// `200,000`: grouped as the sentences around it are English.
     private static func count(_ value: Int) -> String {
         value.formatted(.number.grouping(.automatic).locale(Locale(identifier: "en_US")))
     }

@@ -1,9 +1,7 @@
 import CLibXML2
 
-/// An element while a scan visits it (`LibXML.scanElements`, `LibXML.checkStreaming`), as
-/// libxml2's reader holds it or as its SAX2 parser hands over its start tag: its name and
-/// attributes are read in place, and copied only when asked for. It is valid only during the
-/// visit; `element` copies what outlives it.
+/// An element during a scan (`LibXML.scanElements`, `LibXML.checkStreaming`): name and attributes are read in
+/// place from libxml2, valid only during the visit; `element` copies what must outlive it.
 package struct ElementView {
     private enum Source {
         /// A node of libxml2's streaming reader.
@@ -12,9 +10,8 @@ package struct ElementView {
         case tag(StartTag)
     }
 
-    /// A start tag from libxml2's SAX2 parser: its local name, namespace, and its attributes as
-    /// five pointers each (local name, prefix, namespace, value, end of the value), the values
-    /// with each `&` written as `&#38;` (libxml2 leaves that one reference for a tree to decode).
+    /// A SAX2 start tag: local name, namespace, and five pointers per attribute (local name, prefix, namespace, value,
+    /// value end), with each `&` in values written as `&#38;` (libxml2 leaves that reference for a tree to decode).
     struct StartTag {
         var name: UnsafePointer<xmlChar>
         var namespace: UnsafePointer<xmlChar>?
@@ -41,7 +38,6 @@ package struct ElementView {
         }
     }
 
-    /// Its local name.
     package var name: String { LibXML.string(namePointer) ?? "" }
 
     /// Whether its local name is `name` (read in place).
@@ -88,8 +84,7 @@ package struct ElementView {
         withAttribute(name) { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Calls `body` with the UTF-8 bytes of the attribute `name` (in no namespace), in place when
-    /// libxml2 holds the value as one text; `nil` without the attribute.
+    /// Calls `body` with the UTF-8 bytes of attribute `name` (no namespace), in place when possible; `nil` without it.
     package func withAttribute<Result>(_ name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
         switch source {
         case .node:
@@ -126,8 +121,7 @@ package struct ElementView {
         return nil
     }
 
-    /// Calls `body` with the value of the attribute whose five fields are `fields`: in place, or
-    /// decoded when the SAX2 parser wrote an `&` in it as `&#38;`.
+    /// Calls `body` with an attribute's value: in place, or decoded when it holds `&#38;`.
     private static func withValue<Result>(_ fields: UnsafeMutablePointer<UnsafePointer<xmlChar>?>,
                                           _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         guard let start = fields[3], let end = fields[4] else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
@@ -136,8 +130,7 @@ package struct ElementView {
         return decoded(Array(raw)).withUnsafeBufferPointer(body)
     }
 
-    /// `bytes` with each `&#38;` turned back into the `&` it stands for. libxml2 writes every
-    /// `&` of a value that way and no other reference, so each one found, left to right, is one.
+    /// `bytes` with each `&#38;` turned back into `&`. libxml2 writes every `&` that way and no other reference.
     private static func decoded(_ bytes: [UInt8]) -> [UInt8] {
         let reference = Array("&#38;".utf8)
         var result: [UInt8] = []

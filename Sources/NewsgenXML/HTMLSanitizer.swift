@@ -1,25 +1,18 @@
 import Foundation
 import NewsgenModel
 
-/// Reduces the HTML a feed carries (a story's full text) to a fragment a news page can include
-/// as it is.
-///
-/// It works by allow-list, never by block-list: an element, attribute or URL scheme not named
-/// here does not survive. Script, style, embedded content and forms go; so do every event
-/// handler, `style` and `class` attribute, and every URL that is not http(s) once resolved
-/// against the content's base. What remains is written like `XMLWriter` writes (every text
-/// node and attribute escaped, void elements self-closed), and nested the way HTML5 allows, so
-/// the page stays well-formed XML for libxml2 and valid HTML for the W3C checker.
+/// Reduces a feed's HTML to a fragment a news page can include as is. Allow-list only: an element, attribute or
+/// URL scheme not named here does not survive (no script, style, embeds, forms, event handlers, `style`/`class`,
+/// or non-http(s) URLs once resolved). Output is escaped like `XMLWriter` writes and nested as HTML5 allows, so
+/// the page stays well-formed XML and valid HTML.
 package enum HTMLSanitizer {
-    /// Sanitizes an HTML fragment; relative URLs resolve against `base`. `nil` when nothing
-    /// readable is left.
+    /// Sanitizes an HTML fragment; relative URLs resolve against `base`. `nil` when nothing readable is left.
     package static func sanitize(html: String, base: String?) -> String? {
         guard let body = LibXML.parseHTMLFragment(html) else { return nil }
         return finish(body.nodes, base: base)
     }
 
-    /// Sanitizes the children of an XHTML element (Atom `type="xhtml"`, `xhtml:body`); relative
-    /// URLs resolve against each element's `xml:base`, else `base`.
+    /// Sanitizes an XHTML element's children (Atom `type="xhtml"`); relative URLs resolve against `xml:base`, else `base`.
     package static func sanitize(xhtml element: XMLElement, base: String?) -> String? {
         finish(element.nodes, base: element.base ?? base)
     }
@@ -45,9 +38,8 @@ package enum HTMLSanitizer {
 
     // MARK: - Allow-list
 
-    /// Elements dropped together with everything inside them: code, styles, form controls and
-    /// graphics, not text a reader came for. Any other element not allowed is dropped but its
-    /// content kept (sanitized in turn): an `iframe`'s or `object`'s fallback text, a `form`'s words.
+    /// Elements dropped with their content (code, styles, form controls, graphics). Other disallowed elements are
+    /// dropped but their content kept and sanitized.
     private static let droppedWithContent: Set<String> = [
         "script", "style", "noscript", "template", "applet", "svg", "math", "head", "title", "select", "textarea",
         "option", "optgroup", "datalist", "noembed", "noframes", "xml", "frameset", "colgroup",
@@ -74,8 +66,8 @@ package enum HTMLSanitizer {
         "thead": ["table"], "tbody": ["table"], "tfoot": ["table"], "tr": ["table", "thead", "tbody", "tfoot"],
         "td": ["tr"], "th": ["tr"],
     ]
-    /// Elements that hold only certain children; anything else inside is wrapped in the element
-    /// named (e.g. text directly in `ul` becomes an `li`).
+    /// Elements that hold only certain children; anything else inside is wrapped in the element named (text in `ul`
+    /// becomes an `li`).
     private static let containers: [String: (children: Set<String>, wrapper: [String])] = [
         "ul": (["li"], ["li"]), "ol": (["li"], ["li"]), "dl": (["dt", "dd"], ["dd"]),
         "table": (["caption", "thead", "tbody", "tfoot", "tr"], ["tr", "td"]),
@@ -115,8 +107,7 @@ package enum HTMLSanitizer {
         }
     }
 
-    /// The children of `ul`, `table` and the like: those allowed as they are, runs of anything
-    /// else inside `wrapper`, and no text of their own.
+    /// Children of `ul`, `table` and the like: allowed ones as they are, other runs inside `wrapper`, no bare text.
     private static func emitContainer(_ nodes: [XMLElement.Node], _ allowed: Set<String>, wrapper: [String], _ context: Context, into output: inout String) {
         var pending: [XMLElement.Node] = []
         var pendingWrapper = wrapper
@@ -207,8 +198,7 @@ package enum HTMLSanitizer {
         output += "</" + name + ">"
     }
 
-    /// The attributes kept, in a fixed order; `nil` when the element must go (an image with no
-    /// http(s) source).
+    /// The attributes kept, in a fixed order; `nil` when the element must go (an image without an http(s) source).
     private static func attributes(of element: XMLElement, named name: String, base: String?) -> [(String, String)]? {
         func value(_ attribute: String) -> String? {
             element.attributes.first { $0.name.lowercased() == attribute && $0.namespace == nil }?.value

@@ -1,13 +1,9 @@
 import NewsgenModel
-/// Turns HTML found in feeds into plain text, and finds its first image.
-///
-/// Summaries and titles are always plain text: feed markup is reduced to its text here, and the
-/// template escapes that text. (A story's full text goes through `HTMLSanitizer` instead.)
+/// Turns feed HTML into plain text and finds its first image. Titles and summaries are always plain text, escaped
+/// by the template; full text goes through `HTMLSanitizer` instead.
 package enum HTMLText {
-    /// The readable text of an HTML fragment: markup removed, entities decoded,
-    /// script and style dropped, whitespace collapsed.
+    /// The readable text of an HTML fragment: markup, script and style removed, entities decoded, whitespace collapsed.
     package static func plainText(fromHTML html: String) -> String {
-        // Most summaries carry no markup at all; skip the parser for those.
         guard html.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else {
             return Text.collapsingWhitespace(html)
         }
@@ -28,8 +24,7 @@ package enum HTMLText {
         return firstImageSource(in: body)
     }
 
-    /// Whether `html` holds "<img" in any case (read as bytes): without it, there is no
-    /// fragment to parse.
+    /// Whether `html` holds "<img" in any case; without it there is nothing to parse.
     private static func mayHoldImage(_ html: String) -> Bool {
         var html = html
         return html.withUTF8 { bytes in
@@ -44,11 +39,9 @@ package enum HTMLText {
         }
     }
 
-    /// Whether text that may be either (an RSS title) is HTML: it holds a tag or a character or
-    /// entity reference, and every tag and entity it names is HTML's own. "Fish &amp; chips",
-    /// "<b>Cup</b> final" and "<img onerror=…>Click" are HTML; "1 < 2" and "the <best> stall"
-    /// are text, which a reader shows as written. (feedparser's rule, but for one thing: it also
-    /// asks for an end tag or a reference, and so shows a lone start tag as text.)
+    /// Whether ambiguous text (an RSS title) is HTML: it holds a tag or a reference, and every tag and entity it names
+    /// is HTML's. "Fish &amp; chips", "<b>Cup</b> final" and "<img onerror=…>Click" are HTML; "1 < 2" and "the <best>
+    /// stall" are text. Like feedparser's rule, except that a lone start tag counts as HTML.
     package static func looksLikeHTML(_ text: String) -> Bool {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else { return false }
         guard text.contains(/<\/?\w/) || text.contains(/&#?\w+;/) else { return false }

@@ -1,10 +1,8 @@
 package import Foundation
 import NewsgenModel
 
-/// newsgen's one JSON tree: a value that remembers the byte offset where it starts (so that a
-/// problem found in a JSON file can point at its line and column; Foundation's parsers keep no
-/// positions), object members in their order, and each number as written (so that a file
-/// newsgen edits for the user keeps its keys where they were and its numbers unchanged).
+/// newsgen's one JSON tree. Each value keeps its byte offset (for line:column in messages), objects keep member
+/// order and numbers keep their text, so a file newsgen edits for the user keeps its layout and numbers.
 package struct JSONNode: Sendable {
     package enum Value: Sendable {
         case object([Member])
@@ -105,9 +103,8 @@ package struct JSONDocument {
     /// Deeper nesting is refused: recursion must stay bounded.
     package static let maximumDepth = 512
 
-    /// The tree of `data`. With `maximumValues`, a document of more values (objects, arrays,
-    /// strings, numbers and literals, members' names aside) is refused once its parse reaches
-    /// that many, with `tooManyValues` set: the tree of untrusted input stays bounded.
+    /// The tree of `data`. Past `maximumValues` values (members' names aside) the parse throws with `tooManyValues`
+    /// set, keeping the tree of untrusted input bounded.
     package static func parse(_ data: Data, maximumValues: Int = .max) throws(JSONSyntaxProblem) -> JSONNode {
         let result: Result<JSONNode, JSONSyntaxProblem> = data.withUnsafeBytes { bytes in
             var parser = JSONDocument(bytes: bytes)
@@ -121,9 +118,7 @@ package struct JSONDocument {
         return try result.get()
     }
 
-    /// Checks that `data` is JSON by the same rules as `parse(_:)`, without keeping a tree: the
-    /// search index of a large site is a JSON file of every story, whose tree would be the
-    /// largest thing a build holds.
+    /// Checks `data` by the same rules as `parse(_:)` without keeping a tree (the search index can be huge).
     package static func check(_ data: Data) throws(JSONSyntaxProblem) {
         let problem: JSONSyntaxProblem? = data.withUnsafeBytes { bytes in
             var parser = JSONDocument(bytes: bytes, keepsTree: false)
@@ -212,7 +207,6 @@ package struct JSONDocument {
         case UInt8(ascii: "{"): return JSONNode(value: try object(), offset: start)
         case UInt8(ascii: "["): return JSONNode(value: try array(), offset: start)
         case UInt8(ascii: "\""):
-            // Only checking (`check`): a value's string is read but not made, as it is dropped.
             return JSONNode(value: .string(try string(collecting: keepsTree)), offset: start)
         case UInt8(ascii: "t"): try literal("true"); return JSONNode(value: .bool(true), offset: start)
         case UInt8(ascii: "f"): try literal("false"); return JSONNode(value: .bool(false), offset: start)
@@ -249,7 +243,6 @@ package struct JSONDocument {
                 guard parser.current == UInt8(ascii: "\"") else {
                     throw parser.problem("expected a member name in double quotes, found \(parser.found)\(parser.hint)")
                 }
-                // Only checking: the name is read but not made, unless a problem names it.
                 let keyStart = parser.index
                 let key = try parser.string(collecting: parser.keepsTree)
                 parser.skipWhitespace()
@@ -335,8 +328,7 @@ package struct JSONDocument {
             guard let byte = current, Text.isASCIIDigit(byte) else { throw problem("expected a digit in the exponent, found \(found)") }
             while let byte = current, Text.isASCIIDigit(byte) { index += 1 }
         }
-        // Only checking: every number the grammar above allows reads as a Double (one too large
-        // for it reads as infinity), so none is made.
+        // Only checking: every number the grammar allows reads as a Double (or infinity), so none is made.
         guard keepsTree else { return (0, "") }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text) else { throw problem("\(text) is not a number", at: start) }
@@ -347,18 +339,15 @@ package struct JSONDocument {
     private mutating func string(collecting: Bool = true) throws(JSONSyntaxProblem) -> String {
         let start = index
         index += 1
-        // Most strings have no escape: their bytes become the String as they are. A string
-        // with escapes is put together in a byte buffer.
+        // Strings without escapes become a String as they are; escaped ones are built in a byte buffer.
         var pieces: [UInt8] = []
         var escaped = false
         var runStart = index
-        // Every byte of the run so far, or-ed: its high bit tells whether the run is all ASCII.
+        // All the run's bytes or-ed: the high bit says whether it is all ASCII.
         var runBits: UInt8 = 0
         func run(_ parser: JSONDocument, upTo end: Int) throws(JSONSyntaxProblem) -> String {
             guard end > runStart else { return "" }
             let bytes = UnsafeRawBufferPointer(rebasing: parser.bytes[runStart..<end])
-            // ASCII is UTF-8 as it is; other bytes are checked without making a string, and
-            // one is made only when it is kept.
             guard runBits < 0x80 || Text.isUTF8(bytes) else {
                 throw parser.problem("the string holds bytes that are not UTF-8", at: runStart)
             }
@@ -389,7 +378,6 @@ package struct JSONDocument {
                 let name = byte == 0x09 ? "a tab" : "control character \(Self.describe(byte))"
                 throw problem("\(name) inside a string must be escaped as \(escaped)")
             default:
-                // The plain bytes from here on (most of a string), eight at a time.
                 let plain = Text.plainJSONRun(in: bytes, from: index)
                 if !plain.isASCII { runBits |= 0x80 }
                 index = plain.end

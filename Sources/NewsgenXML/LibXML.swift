@@ -1,23 +1,17 @@
 import CLibXML2
 import Foundation
 
-/// The one place that talks to libxml2: parse a buffer, collect every diagnostic,
-/// copy the tree out as Swift values, free everything.
-///
-/// Untrusted input is parsed without entity substitution, DTD loading or network
-/// access (no `XML_PARSE_NOENT`, `DTDLOAD`, `DTDVALID` or `HUGE`), and an external
-/// entity loader that refuses everything is installed before the first parse.
+/// The one place that talks to libxml2: parse, collect diagnostics, copy the tree out as Swift values, free.
+/// Untrusted input is parsed without entity substitution, DTD loading or network access (no `XML_PARSE_NOENT`,
+/// `DTDLOAD`, `DTDVALID` or `HUGE`), and an external entity loader refusing everything is installed first.
 package enum LibXML {
-    /// Parses XML. With `recover`, libxml2 repairs what it can (for sloppy feeds); without it,
-    /// any error means no tree (for checking our own output). The document is held to `limits`
-    /// (start tags and attributes counted before libxml2 reads it, entity text and time while
-    /// its tree is copied), and one over them throws.
+    /// Parses XML. With `recover`, libxml2 repairs what it can (sloppy feeds); without, any error means no tree
+    /// (our own output). Throws when the document goes over `limits`.
     package static func parseXML(_ bytes: UnsafeRawBufferPointer, url: String, recover: Bool,
                                  limits: DocumentLimits = .standard) throws(DocumentLimitError) -> (root: XMLElement?, diagnostics: [XMLDiagnostic]) {
         try parsed(bytes, url: url, recover: recover, limits: limits).get()
     }
 
-    /// `parseXML` of an array of bytes.
     package static func parseXML(_ bytes: [UInt8], url: String, recover: Bool,
                                  limits: DocumentLimits = .standard) throws(DocumentLimitError) -> (root: XMLElement?, diagnostics: [XMLDiagnostic]) {
         try bytes.withUnsafeBytes { parsed($0, url: url, recover: recover, limits: limits) }.get()
@@ -57,8 +51,8 @@ package enum LibXML {
         package var schema: [XMLDiagnostic]
     }
 
-    /// Parses our own output strictly (no recovery) and, when it is well-formed, validates it
-    /// against `schema` and copies its tree, all from one parse.
+    /// Parses our own output strictly and, when well-formed, validates it against `schema` and copies its tree,
+    /// from one parse.
     package static func check(_ bytes: UnsafeRawBufferPointer, url: String, schema: RelaxNGSchema?) -> CheckedDocument {
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue
             | XML_PARSE_BIG_LINES.rawValue)
@@ -82,12 +76,9 @@ package enum LibXML {
         )
     }
 
-    /// Reads one of our own documents strictly (no recovery) without building its tree: `visit`
-    /// is called for each element as its start tag is read, with its depth (0 for the root) and
-    /// the start tag as libxml2's SAX2 parser hands it over (`ElementView`): a check reads the
-    /// names and attributes it needs in place. No node is made, so a page of any size takes the
-    /// memory of its start tags. Returns the well-formedness errors (warnings dropped); after
-    /// the first fatal one, nothing more is visited or reported.
+    /// Reads one of our own documents strictly without building a tree, calling `visit` with each start tag as
+    /// SAX2 hands it over (`ElementView`) and its depth (0 for the root). Returns the well-formedness errors
+    /// (warnings dropped); nothing is visited or reported after the first fatal one.
     package static func scanElements(_ bytes: UnsafeRawBufferPointer, visit: (ElementView, Int) -> Void) -> [XMLDiagnostic] {
         guard let base = bytes.baseAddress, !bytes.isEmpty else {
             return [XMLDiagnostic(line: 1, column: 1, message: "Document is empty", severity: .fatal)]
@@ -106,10 +97,8 @@ package enum LibXML {
         }
     }
 
-    /// What `scanElements` keeps while libxml2's SAX2 parser reads a document: the visit, the
-    /// depth of the next element, and the diagnostics up to the first fatal one (after a fatal
-    /// error the parser visits nothing more but goes on reporting what follows from it, and
-    /// after an entity's declaration it would go on visiting: both are ignored).
+    /// State of `scanElements`: the visit, the next element's depth, and diagnostics up to the first fatal one
+    /// (libxml2 keeps reporting after it, and keeps visiting after an entity declaration: both ignored).
     private final class ElementScan {
         let visit: (ElementView, Int) -> Void
         let collector = DiagnosticCollector()
@@ -120,14 +109,12 @@ package enum LibXML {
             self.visit = visit
         }
 
-        /// The scan a SAX2 callback was given, from the parser's context.
         static func of(_ context: UnsafeMutableRawPointer?) -> (ElementScan, xmlParserCtxtPtr)? {
             guard let context = context?.assumingMemoryBound(to: xmlParserCtxt.self),
                   let scan = context.pointee._private else { return nil }
             return (Unmanaged<ElementScan>.fromOpaque(scan).takeUnretainedValue(), context)
         }
 
-        /// Where the parser is in its input: line and column.
         static func position(of parser: xmlParserCtxtPtr) -> (line: Int, column: Int) {
             guard let input = parser.pointee.input else { return (0, 0) }
             return (Int(input.pointee.line), Int(input.pointee.col))
@@ -147,9 +134,8 @@ package enum LibXML {
             scan.depth -= 1
         }
 
-        /// An entity the page's `<!DOCTYPE>` declares ends the scan: HTML has no such
-        /// declarations (the W3C's checker rejects them), and libxml2's SAX2 parser, given no
-        /// tree to keep them in, would leave their references in attribute values unread.
+        /// An entity declared in `<!DOCTYPE>` ends the scan: HTML has none, and SAX2 without a tree would leave their
+        /// references in attribute values unread.
         static let declare: entityDeclSAXFunc = { context, name, _, _, _, _ in
             guard let (scan, parser) = of(context), !scan.halted else { return }
             let entity = LibXML.string(name) ?? ""
@@ -172,18 +158,13 @@ package enum LibXML {
     package struct StreamedDocument: Sendable {
         /// Well-formedness errors (warnings dropped); after the first, nothing more was read.
         package var syntax: [XMLDiagnostic]
-        /// Where the document breaks the schema; empty when it matches, when no schema was given,
-        /// or when the document is not well-formed (a schema is not checked against a broken tree).
+        /// Schema errors; empty when it matches, no schema was given, or the document is not well-formed.
         package var schema: [XMLDiagnostic]
     }
 
-    /// Reads one of our own documents strictly with libxml2's streaming reader, validating it
-    /// against `schema` as it goes, and calls `visit` for each element down to `depth` (0 is the
-    /// root) as its start tag is read. No tree is built: a sitemap of 50,000 URLs takes the memory
-    /// of one `<url>`, where `check(_:url:schema:)` would hold libxml2's tree and its copy.
-    ///
-    /// `text`, when given, is called with each piece of text (or CDATA) in the elements visited,
-    /// in place, with the depth of the element it is in.
+    /// Reads one of our own documents strictly with libxml2's streaming reader, validating against `schema` as it
+    /// goes and calling `visit` for each element down to `depth` (0 is the root). No tree is built, so memory stays
+    /// at one entry. `text`, if given, receives each piece of text or CDATA in visited elements, with its depth.
     package static func checkStreaming(
         _ bytes: UnsafeRawBufferPointer, url: String, schema: RelaxNGSchema?, depth limit: Int,
         visit: (ElementView, Int) -> Void, text: ((UnsafeBufferPointer<UInt8>, Int) -> Void)? = nil
@@ -220,7 +201,6 @@ package enum LibXML {
                     guard depth <= limit, let node = xmlTextReaderCurrentNode(reader) else { continue }
                     visit(node, depth)
                 } else if let text, textTypes.contains(type) {
-                    // A text node is one level below the element that holds it.
                     let depth = Int(xmlTextReaderDepth(reader)) - 1
                     guard depth <= limit, let value = xmlTextReaderConstValue(reader) else { continue }
                     text(UnsafeBufferPointer(start: value, count: Int(xmlStrlen(value))), depth)
@@ -255,11 +235,8 @@ package enum LibXML {
         return element
     }
 
-    /// A compiled RELAX NG schema.
-    ///
-    /// Safe to share although it holds a C pointer: libxml2 does not change a compiled schema
-    /// while validating with it, so one instance serves every thread; each validation gets its
-    /// own validation context.
+    /// A compiled RELAX NG schema. Safe to share despite its C pointer: libxml2 does not change a compiled schema
+    /// while validating; each validation gets its own context.
     package final class RelaxNGSchema: @unchecked Sendable {
         private let schema: xmlRelaxNGPtr
 
@@ -310,9 +287,8 @@ package enum LibXML {
         }
     }
 
-    /// Parses an HTML fragment leniently (HTML as it is found in feeds) and returns its body;
-    /// `nil` when it is empty, or over the standard `DocumentLimits` (no deadline: the feed that
-    /// carried it was read within its own).
+    /// Parses an HTML fragment leniently and returns its body; `nil` when empty or over the standard
+    /// `DocumentLimits` (no deadline: the feed carrying it had its own).
     package static func parseHTMLFragment(_ html: String) -> XMLElement? {
         _ = installGuards
         let options = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue
@@ -352,15 +328,14 @@ package enum LibXML {
         return xmlReadMemory(base.assumingMemoryBound(to: CChar.self), Int32(clamping: bytes.count), url, nil, options)
     }
 
-    /// Runs `body` collecting the diagnostics it raises (see `collecting(into:_:)`).
     private static func withDiagnostics<T>(_ body: () -> T) -> (T, [XMLDiagnostic]) {
         let collector = DiagnosticCollector()
         let result = collecting(into: collector, body)
         return (result, collector.diagnostics)
     }
 
-    /// Runs `body` with this thread's structured error handler sending everything to `collector`,
-    /// then resets it. libxml2's handler is per thread, so nothing in `body` may suspend.
+    /// Runs `body` with this thread's structured error handler sending everything to `collector`, then resets it.
+    /// The handler is per thread, so nothing in `body` may suspend.
     fileprivate static func collecting<T>(into collector: DiagnosticCollector, _ body: () -> T) -> T {
         _ = installGuards
         xmlSetStructuredErrorFunc(Unmanaged.passUnretained(collector).toOpaque(), recordError)
@@ -391,7 +366,7 @@ package enum LibXML {
             case XML_ERR_FATAL: severity = .fatal
             default: severity = .error
             }
-            // Validity errors point at a node: keep its name, so that a column can be found.
+            // Keep the node's name so a column can be found.
             var element: String?
             let isValidity = error.domain == Int32(XML_FROM_RELAXNGV.rawValue)
             if isValidity, let node = error.node {
@@ -410,16 +385,14 @@ package enum LibXML {
         }
     }
 
-    /// The document URL as the outermost base of relative references, when it is an absolute URL
-    /// (a local path is not: relative links then fall back to the feed's own home page).
+    /// The document URL as the outermost base for relative references, if absolute (a local path is not).
     private static func documentBase(_ url: String) -> String? {
         URL(string: url)?.scheme == nil ? nil : url
     }
 
-    /// Copies libxml2's tree into `XMLElement`s in time linear in what it copies: each run of
-    /// text is assembled in one string, and the text of entity references (a reference is a node
-    /// pointing at its declaration, so a few kilobytes can hold millions of them) counts against
-    /// `expansion` bytes. The deadline and cancellation are checked every few thousand nodes.
+    /// Copies libxml2's tree into `XMLElement`s in linear time: each text run is built in one string, and entity
+    /// reference text (a few kilobytes can hold millions of references) counts against `expansion` bytes. The
+    /// deadline and cancellation are checked every few thousand nodes.
     private struct TreeCopy {
         /// `nil` for one of our own documents: no deadline, and nothing stops the copy.
         let limits: DocumentLimits?
@@ -434,8 +407,8 @@ package enum LibXML {
             expansionLimit = expansion
         }
 
-        /// The copy of a document newsgen wrote: it declares no entity, and a build being stopped
-        /// does not make its check report a missing tree.
+        /// For a document newsgen wrote: it declares no entity, and a stopped build must not make its check report a
+        /// missing tree.
         static var ownOutput: TreeCopy { TreeCopy(limits: nil, expansion: .max) }
 
         mutating func element(_ node: xmlNodePtr, depth: Int, base: String? = nil) throws(DocumentLimitError) -> XMLElement {
@@ -463,7 +436,6 @@ package enum LibXML {
                 element.base = XMLElement.resolve(declared, against: base) ?? declared
             }
             guard depth < maximumDepth else { return element }
-            // Adjacent text, CDATA and entity text make one text node, built in place.
             var run = ""
             var child = node.pointee.children
             while let current = child {
@@ -478,8 +450,8 @@ package enum LibXML {
                     try visit()
                     if let content = current.pointee.content { run += LibXML.string(content) ?? "" }
                 case XML_ENTITY_REF_NODE:
-                    // Entities are never substituted by the parser (no XML_PARSE_NOENT), but the text
-                    // of an internal entity the document declares itself is text the reader should see.
+                    // Entities are never substituted by the parser (no XML_PARSE_NOENT), but a declared internal entity's text
+                    // is text the reader should see.
                     try visit()
                     if let text = try entityText(current) { run += text }
                 default:
@@ -508,9 +480,8 @@ package enum LibXML {
             return result
         }
 
-        /// The replacement text of a reference to an internal entity declared in the document, when
-        /// it is plain text (no markup, no further references); `nil` otherwise. Throws once the
-        /// entity text copied so far would pass the budget.
+        /// The text of a reference to a declared internal entity if plain (no markup or references), else `nil`.
+        /// Throws once entity text would pass the budget.
         private mutating func entityText(_ reference: xmlNodePtr) throws(DocumentLimitError) -> String? {
             guard let declaration = reference.pointee.children, declaration.pointee.type == XML_ENTITY_DECL else { return nil }
             let entity = UnsafeMutableRawPointer(declaration).assumingMemoryBound(to: xmlEntity.self)

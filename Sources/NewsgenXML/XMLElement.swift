@@ -1,9 +1,6 @@
 import Foundation
 import NewsgenModel
-/// An XML element copied out of libxml2's tree into plain Swift values.
-///
-/// Feed readers work on this, never on C pointers: the document is freed as soon
-/// as it has been copied.
+/// An XML element copied out of libxml2 into Swift values; feed readers never touch C pointers.
 package struct XMLElement: Sendable {
     /// A child of an element: another element or a run of character data (text or CDATA).
     package enum Node: Sendable {
@@ -25,8 +22,7 @@ package struct XMLElement: Sendable {
     package var nodes: [Node]
     /// The line in the source document (for messages).
     package var line: Int
-    /// The base URL of relative references in this element: its `xml:base`, resolved against its
-    /// parent's base, and outermost the document's URL. `nil` when none of them is known.
+    /// The base for relative references: `xml:base` resolved against the parent's, outermost the document URL.
     package var base: String?
 
     package init(name: String, namespace: String? = nil, attributes: [Attribute] = [], nodes: [Node] = [], line: Int = 0, base: String? = nil) {
@@ -38,8 +34,7 @@ package struct XMLElement: Sendable {
         self.base = base
     }
 
-    /// A reference found in this element (a link, an image), made absolute against its base
-    /// when it is relative and the base is known; otherwise as written, trimmed.
+    /// `reference` made absolute against this element's base when relative and the base is known; else as written, trimmed.
     package func resolving(_ reference: String?) -> String? {
         guard let reference = reference?.trimmedWhitespace, !reference.isEmpty else { return nil }
         return Self.resolve(reference, against: base) ?? reference

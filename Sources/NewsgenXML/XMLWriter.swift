@@ -1,7 +1,6 @@
 import NewsgenModel
-/// Writes XML one node at a time, escaping every text node and attribute and dropping the
-/// characters XML forbids. Markup is never built by string interpolation anywhere else.
-/// The document is gathered as UTF-8 bytes.
+/// Writes XML one node at a time as UTF-8, escaping every text node and attribute and dropping characters XML
+/// forbids. Markup is never built by string interpolation anywhere else.
 package struct XMLWriter {
     private var output: [UInt8] = []
     private var stack: [String] = []
@@ -35,8 +34,7 @@ package struct XMLWriter {
         element(name, attributes) { $0.appendEscaped(text, quotes: false) }
     }
 
-    /// An element holding the text `prefix` and `text` make, written one after the other rather
-    /// than joined first.
+    /// An element holding `prefix` then `text`, written without joining them first.
     package mutating func element(_ name: String, _ prefix: String, _ text: String) {
         element(name, [:]) { writer in
             writer.appendEscaped(prefix, quotes: false)
@@ -104,7 +102,7 @@ package struct XMLWriter {
     }
 
     package static func escape(_ text: String, quotes: Bool) -> String {
-        // On UTF-8 bytes: a text without a byte to change is returned as it is, without a copy.
+        // A text with nothing to change is returned without a copy.
         var text = text
         let escaped = text.withUTF8 { bytes -> [UInt8]? in
             guard mayNeedEscaping(bytes) else { return nil }
@@ -117,12 +115,10 @@ package struct XMLWriter {
         return String(decoding: escaped, as: UTF8.self)
     }
 
-    /// The bytes below 0x40 that escaping may change or drop: the control characters, `"`,
-    /// `&`, `<` and `>` (as bits of a mask).
+    /// Bytes below 0x40 escaping may change or drop (controls, `"`, `&`, `<`, `>`), as a mask.
     private static let markupBytes: UInt64 = 0xFFFF_FFFF | 1 << 0x22 | 1 << 0x26 | 1 << 0x3C | 1 << 0x3E
 
-    /// Whether `bytes` hold a byte escaping may change: one of `markupBytes`, or 0xEF, which
-    /// begins U+FFFE and U+FFFF. Most texts hold none, and are copied as they are.
+    /// Whether `bytes` hold a byte escaping may change: one of `markupBytes`, or 0xEF (U+FFFE, U+FFFF start with it).
     private static func mayNeedEscaping(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         for byte in bytes where byte == 0xEF || (byte < 0x40 && markupBytes >> byte & 1 == 1) { return true }
         return false
@@ -137,8 +133,7 @@ package struct XMLWriter {
         }
     }
 
-    /// Appends `bytes` to `output`, each byte escaping changes changed (`mayNeedEscaping` said
-    /// there may be one).
+    /// Appends `bytes` to `output` with each byte escaping changes changed.
     private static func appendEscaping(_ bytes: UnsafeBufferPointer<UInt8>, quotes: Bool, to output: inout [UInt8]) {
         var copied = 0
         var index = 0

@@ -48,11 +48,9 @@ package enum DiscoveryError: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
-/// Finds the feed of a page or feed URL, for `newsgen add`: the URL itself when it is a feed;
-/// else the feeds the page names in `<link rel="alternate">`; else, when it names none, the
-/// addresses where sites commonly put their feed, on the same origin. Every candidate is
-/// fetched with newsgen's one `HTTPFetcher` (its deadline, size cap and redirect limit) and must
-/// read as a feed.
+/// Finds the feed of a page or feed URL for `newsgen add`: the URL itself if a feed, else the page's
+/// `<link rel="alternate">` feeds, else common feed paths on the same origin. Every candidate is fetched with
+/// `HTTPFetcher` (deadline, size cap, redirect limit) and must read as a feed.
 package struct FeedDiscovery: Sendable {
     /// Where sites commonly serve their feed, tried in this order when a page links to none.
     package static let commonPaths = ["/feed", "/feed/", "/rss", "/rss.xml", "/atom.xml", "/feed.xml", "/index.xml", "/feed.json"]
@@ -65,7 +63,6 @@ package struct FeedDiscovery: Sendable {
         self.http = http
     }
 
-    /// The one feed for `url`, fetched and read.
     package func discover(_ url: URL) async throws(DiscoveryError) -> DiscoveredFeed {
         let page: Data
         switch await fetch(url) {
@@ -104,7 +101,6 @@ package struct FeedDiscovery: Sendable {
         throw .noFeed(url, tried: tried)
     }
 
-    /// `path` on the origin (scheme, host, port) of `url`.
     static func sameOrigin(_ url: URL, path: String) -> URL? {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
         components.path = path

@@ -41,12 +41,11 @@ package struct FeedProvider: SourceProvider {
         }
         switch location {
         case .file(let url):
-            // Like a 304: a file that is still the one last read (its validator is the request's
-            // ETag) would parse to what the cache holds. Taken before reading, so a file that
-            // changes while it is read has a validator that no longer matches it.
+            // Like a 304: a file still matching its validator (the request's ETag) would parse to what the cache holds.
+            // Taken before reading, so a file changing while read no longer matches.
             let validator = LocalFile.validator(url, reading: "feed \(articlesPerSource) \(maximumBytes)", now: now())
             if let validator, validator == request.etag { return .notModified }
-            // Read in the parsing slot too: sources waiting for one hold no bytes meanwhile.
+            // Read inside the parsing slot, so waiting sources hold no bytes.
             var content = try await slots.run { () throws(SourceError) in
                 try parse(LocalFile.read(url, limit: maximumBytes), name: url.path, base: nil, request: request)
             }
@@ -75,10 +74,8 @@ package struct FeedProvider: SourceProvider {
         }
     }
 
-    /// Reading the document gets the request's deadline over again (`timeoutSeconds`), counted
-    /// from now (callers run this in a `ParsingSlots` slot): a source whose feed is slow to read is
-    /// stopped like one that is slow to send it, and the fetch budget's end or a stop signal
-    /// cancels the task, which stops the reading too.
+    /// Parsing gets the request's deadline over again, from now: a feed slow to read is stopped like one slow to
+    /// send. The fetch budget's end or a stop signal cancels the task, which stops the parse too.
     private func parse(_ data: Data, name: String, base: URL?, request: FetchRequest) throws(SourceError) -> SourceContent {
         let source = request.source
         let feed: ParsedFeed
@@ -99,19 +96,16 @@ package struct FeedProvider: SourceProvider {
     }
 }
 
-/// Reading local source files with a size cap and errors that read well. The pages name the
-/// file only (`cannot read missing.xml (no such file)`); the log line carries its full path.
+/// Local source files, size-capped. Pages name the file only (`cannot read missing.xml (no such file)`); the log
+/// line has its full path.
 enum LocalFile {
-    /// A local file changed this recently (by its change time) gets no validator: timestamps
-    /// are coarse (a clock tick, whole seconds on some file systems), so a file rewritten at
-    /// the same size within the tick it was read in would otherwise look unchanged.
+    /// A file changed this recently gets no validator: timestamps are coarse, so a same-size rewrite within the same
+    /// tick would look unchanged.
     static let settleSeconds: Double = 2
 
-    /// What identifies the file's current bytes without reading them, kept as the source's ETag:
-    /// device, inode, size, modification and change time (the kernel sets the change time on
-    /// every write, rename or `touch`; nobody can set it back), with `reading` (the newsgen
-    /// version and the settings the parse depends on). `nil` when the file cannot be examined or
-    /// changed less than `settleSeconds` before `now`: it is read every time until it settles.
+    /// The source's ETag for a local file, made without reading it: device, inode, size, modification and change time
+    /// (which nobody can set back), plus `reading` (newsgen version and parse settings). `nil` when the file cannot be
+    /// examined or changed within `settleSeconds` of `now`.
     static func validator(_ url: URL, reading settings: String, now: Date) -> String? {
         var status = stat()
         guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }

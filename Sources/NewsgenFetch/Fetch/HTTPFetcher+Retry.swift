@@ -7,19 +7,12 @@ extension HTTPFetcher {
         response.status == 429 || (500...599).contains(response.status)
     }
 
-    /// The one GET with retry that every HTTP source takes (feeds, JSON news APIs, NewsAPI).
-    ///
-    /// A conditional GET when `etag` or `lastModified` is given (the validators of the last
-    /// success). Retried under `policy`: on transport failures other than an oversized body or
-    /// a redirect loop or a damaged encoding, and on the answers `retryWhen` accepts (by default 429 and 5xx), waiting
-    /// at least what `Retry-After` asks. Each retry is logged at debug level as
-    /// `<subject>: HTTP 503 from <host>; retrying in 1 s (attempt 2 of 3)`.
-    /// Returns the last outcome and the attempts made.
-    ///
-    /// The first attempt has the whole `timeout` (the fetcher's own when `nil`); a retry has what
-    /// is left of the policy's budget, counted from the first attempt, if that is less. So a server
-    /// that never answers in time costs one deadline plus the retry's share of the budget (30 s +
-    /// 15 s with the defaults), not one deadline per attempt; a timeout names the full deadline.
+    /// The one GET with retry every HTTP source takes; conditional when `etag` or `lastModified` is given. Retried
+    /// under `policy` on transport failures (except an oversized body, redirect loop or bad encoding) and on answers
+    /// `retryWhen` accepts (default 429 and 5xx), waiting at least `Retry-After`; each retry is logged at debug level.
+    /// Returns the last outcome and the attempts made. The first attempt has the whole `timeout` (the fetcher's when
+    /// `nil`); a retry at most what is left of the policy's budget, so a silent server costs one deadline plus the
+    /// retry's share, not one per attempt. A timeout names the full deadline.
     func get(
         _ url: URL, headers: [(String, String)] = [], etag: String? = nil, lastModified: String? = nil,
         timeout: Duration? = nil,

@@ -20,24 +20,18 @@ public struct HTTPResponse: Sendable {
 /// Why an HTTP request produced no usable response: the transport half of `SourceError`.
 public typealias HTTPFetchError = SourceError.TransportFailure
 
-/// GET requests with the limits an unattended build needs: a total deadline per request (from
-/// connect to the body's last byte, so a server that trickles one byte a second is cut off like
-/// a silent one), at most two connections to one host, at most five redirects, a capped body
-/// size, gzip and deflate, and newsgen's User-Agent.
-///
-/// It owns one AsyncHTTPClient client, made at its first request (a build whose sources are
-/// all local files makes none, and starts no event loop threads), which `shutdown()` releases;
-/// tests point it at servers on 127.0.0.1.
+/// GET with the limits an unattended build needs: one deadline per request from connect to the body's last byte
+/// (a trickling server is cut off like a silent one), at most two connections per host, five redirects, a capped
+/// body, gzip and deflate, and newsgen's User-Agent. Its AsyncHTTPClient client is made at the first request
+/// (all-local builds start no event loop threads) and released by `shutdown()`.
 public struct HTTPFetcher: Sendable {
     /// The deadline of a request that names none (`timeoutSeconds` in site.json, 30 s by default).
     public var timeout: Duration
     public var maximumBytes: Int
     private let client: Client
 
-    /// A fetcher with a client of its own, made when first needed; call `shutdown()` when done with it.
-    ///
-    /// Requests that carry a secret (NewsAPI's X-Api-Key) need `followRedirects: false`:
-    /// AsyncHTTPClient sends custom headers along to wherever a redirect points.
+    /// A fetcher with its own client, made when first needed; call `shutdown()` when done. Requests carrying a
+    /// secret (NewsAPI's X-Api-Key) need `followRedirects: false`: AsyncHTTPClient forwards custom headers on redirect.
     public init(followRedirects: Bool = true, timeout: Duration = .seconds(30), maximumBytes: Int = 10 * 1_048_576) {
         client = Client(owned: { Self.makeClient(maximumBytes: maximumBytes, followRedirects: followRedirects) })
         self.timeout = timeout
@@ -49,11 +43,9 @@ public struct HTTPFetcher: Sendable {
         try await client.shutdown()
     }
 
-    /// Whether the fetcher's own client was made (by a request).
     package var madeClient: Bool { client.isMade }
 
-    /// The AsyncHTTPClient client: one given, or one of the fetcher's own, made at the first
-    /// request and shut down by `shutdown()` (a client never made has nothing to release).
+    /// The AsyncHTTPClient client: given, or the fetcher's own, made at the first request and shut down by `shutdown()`.
     private final class Client: Sendable {
         private enum State {
             case toMake(@Sendable () -> HTTPClient)
@@ -96,23 +88,19 @@ public struct HTTPFetcher: Sendable {
     static func makeClient(maximumBytes: Int = 10 * 1_048_576, followRedirects: Bool = true) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: followRedirects ? .follow(max: 5, allowCycles: false) : .disallow,
-            // No read timeout: `get` puts one deadline over the whole request, body included
-            // (AsyncHTTPClient's own deadline ends when the head arrives).
+            // No read timeout: `get` puts one deadline over the whole request, body included.
             timeout: .init(connect: .seconds(10), read: nil),
             decompression: .enabled(limit: .size(maximumBytes))
         )
         configuration.httpVersion = .automatic
-        // AsyncHTTPClient would otherwise retry a failed connect on its own until the connect
-        // timeout: RetryPolicy is the one place that retries.
+        // RetryPolicy is the one place that retries.
         configuration.connectionPool.retryConnectionEstablishment = false
-        // Requests beyond these wait in the pool (their deadline running): one slow host holds
-        // two connections, never the whole fetch stage's.
+        // Further requests wait in the pool, so one slow host holds two connections, never the whole stage's.
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = maximumConnectionsPerHost
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    /// The most connections the client opens to one host (the fetch stage also starts at most
-    /// this many sources of one host at a time).
+    /// The most connections to one host (the fetch stage also starts at most this many sources per host at once).
     package static let maximumConnectionsPerHost = 2
 
     /// A fetcher over `client`, which the caller owns (tests share `HTTPClient.shared`).
@@ -122,9 +110,8 @@ public struct HTTPFetcher: Sendable {
         self.maximumBytes = maximumBytes
     }
 
-    /// Sends a GET and reads the whole body; any status is a response, only transport problems throw.
-    /// The whole exchange, from connect to the body's last byte, ends at `timeout` (the fetcher's
-    /// own when `nil`) with `.timedOut`.
+    /// Sends a GET and reads the whole body; any status is a response, only transport problems throw. The whole
+    /// exchange ends at `timeout` (the fetcher's own when `nil`) with `.timedOut`.
     public func get(_ url: URL, headers extra: [(String, String)] = [], timeout: Duration? = nil) async throws(HTTPFetchError) -> HTTPResponse {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
@@ -161,11 +148,9 @@ public struct HTTPFetcher: Sendable {
         }
     }
 
-    /// The total deadline passed before the body's last byte.
     private struct DeadlinePassed: Error {}
 
-    /// What went wrong, by the error's type. The decompressor's limit is the body's size limit
-    /// (`makeClient` sets both), so a gzip bomb is "too large", like a plain body over the limit.
+    /// Classifies the error. The decompressor's limit is the body limit, so a gzip bomb is "too large" too.
     private static func classify(_ error: any Error, seconds: Double, limit: Int) -> HTTPFetchError {
         switch error {
         case is DeadlinePassed:
@@ -191,12 +176,11 @@ public struct HTTPFetcher: Sendable {
 }
 
 extension Duration {
-    /// The duration in seconds, fractions kept.
     var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 
-    /// The duration in whole nanoseconds (for NIO's deadlines).
+    /// Whole nanoseconds, for NIO's deadlines.
     var nanoseconds: Int64 {
         components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }

@@ -2,20 +2,15 @@ import Foundation
 package import Logging
 package import NewsgenModel
 
-/// Reads `json` sources: a custom news API, or a local file, that answers with the payload
-/// contract of origins/003:
-///
+/// Reads `json` sources: a custom news API or local file answering with the origins/003 payload:
 /// ```json
 /// { "status": "ok", "totalResults": 3,
-///   "news": [ { "id": 155, "source": { "id": null, "name": "Coindesk.com" },
-///               "tags": [ { "name": "fintech", "id": 11 } ], "author": "…", "title": "…",
-///               "description": "…", "url": "…", "urlToImage": null,
+///   "news": [ { "id": 155, "source": { "id": null, "name": "Coindesk.com" }, "tags": [ { "name": "fintech", "id": 11 } ],
+///               "author": "…", "title": "…", "description": "…", "url": "…", "urlToImage": null,
 ///               "publishedAt": "2020-02-02T16:20:00Z", "content": "… [+1998 chars]" } ] }
 /// ```
-///
-/// Tags become the article's categories. Ids may be numbers or strings and `source.id` may be
-/// null; an item without `url` is keyed by source and id. Remote APIs are fetched with a
-/// conditional GET and retried under the policy (429, 5xx, connection failures).
+/// Tags become categories. Ids may be numbers or strings, `source.id` may be null; an item without `url` is keyed by
+/// source and id. Remote APIs use a conditional GET, retried under the policy.
 package struct JSONNewsProvider: SourceProvider {
     let http: HTTPFetcher?
     let articlesPerSource: Int
@@ -66,8 +61,7 @@ package struct JSONNewsProvider: SourceProvider {
         }
     }
 
-    /// `name` is what the pages may show (the host, or a local file's name); `path`, a local
-    /// file's full path, goes only into the log line.
+    /// `name` may be shown on pages (host or file name); `path`, a local file's full path, goes only to the log.
     private func content(_ data: Data, name: String, path: String?, source: SourceConfig) throws(SourceError) -> SourceContent {
         func failure(_ problem: SourceError.PayloadProblem) -> SourceError {
             .badPayload(problem, name: name, path: path)

@@ -4,12 +4,9 @@ public import NewsgenModel
 public import NewsgenConfig
 
 
-/// The sources a user can choose from (`GET {baseURL}/top-headlines/sources?language=…`), for
-/// the Sources tab and `newsgen sources`.
-///
-/// The list changes rarely and the free plan allows 100 requests a day, so it is kept in
-/// `<cache folder>/newsapi-sources.json` and fetched again only when that is a day old (or holds
-/// another language). `build --refresh` does not force it; delete the file to.
+/// The sources a user can choose from, for the Sources tab and `newsgen sources`. The free plan allows 100
+/// requests a day, so the list is cached in `newsapi-sources.json` and refetched only when a day old or in another
+/// language (`build --refresh` does not force it; delete the file).
 public struct NewsAPICatalog: Sendable {
     /// `nil` without a key, or when no request may be made.
     let client: NewsAPIClient?
@@ -24,9 +21,7 @@ public struct NewsAPICatalog: Sendable {
     /// Where `sources(language:now:)` warns (a cache file it cannot write).
     let logger: Logger
 
-    /// - Parameters:
-    ///   - http: `nil` when no request may be made; it should not follow redirects.
-    ///   - file: the cache file, by default beside the site's cache.
+    /// `http` is `nil` when no request may be made and must not follow redirects; `file` defaults to beside the cache.
     public init(
         config: SiteConfig, http: HTTPFetcher?, environment: [String: String] = ProcessInfo.processInfo.environment,
         retry: RetryPolicy = .standard, file: URL? = nil, logger: Logger = .silent
@@ -47,9 +42,8 @@ public struct NewsAPICatalog: Sendable {
         config.cache.deletingLastPathComponent().appendingPathComponent("newsapi-sources.json")
     }
 
-    /// The list for a build, or `nil` when the site does not use NewsAPI or has no key (no
-    /// error then). A list younger than a day is read from the cache; offline, a cached list of
-    /// any age. When fetching fails, the cached list (if any) stands in, with a warning.
+    /// The list for a build; `nil` without NewsAPI sources or key. Uses a cached list under a day old (any age
+    /// offline); a failed fetch falls back to the cache with a warning.
     public func load(now: Date, offline: Bool, logger: Logger) async -> NewsAPISourceList? {
         guard enabledForBuild else { return nil }
         let cached = readCache(language: language)
@@ -66,9 +60,8 @@ public struct NewsAPICatalog: Sendable {
         }
     }
 
-    /// The list for `newsgen sources`: from the cache when it is younger than a day and in
-    /// the site's language, else fetched (and cached, for the site's language; a cache that
-    /// cannot be written is a warning, the list is returned all the same).
+    /// The list for `newsgen sources`: cached if under a day old and in the site's language, else fetched and cached
+    /// (a failed cache write is only a warning).
     public func sources(language requested: String? = nil, now: Date) async throws(SourceError) -> NewsAPISourceList {
         let language = requested.map(NewsAPIProvider.newsAPILanguage) ?? self.language
         let isSiteLanguage = language == self.language

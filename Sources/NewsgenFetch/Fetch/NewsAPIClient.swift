@@ -2,8 +2,7 @@ package import Foundation
 package import Logging
 import NewsgenModel
 
-/// A NewsAPI key. It prints as `[API key]`, so that string interpolation cannot leak it into
-/// a log line or an error; only `NewsAPIClient` reads `value`, to set the X-Api-Key header.
+/// A NewsAPI key. Prints as `[API key]` so interpolation cannot leak it; only `NewsAPIClient` reads `value`.
 package struct APIKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     fileprivate let value: String
 
@@ -65,12 +64,9 @@ package struct NewsAPIError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 }
 
-/// GET requests to NewsAPI: the key in the X-Api-Key header only, retries under a policy,
-/// and answers checked for NewsAPI's error shape.
-///
-/// The key never goes into a URL, a log line or an error: it is an `APIKey`, messages from
-/// the server are redacted, and the HTTP client given here should not follow redirects (a
-/// redirect would carry the header to wherever it points; `HTTPFetcher(followRedirects: false)`).
+/// GET requests to NewsAPI, retried under a policy, answers checked for NewsAPI's error shape. The key goes only in
+/// X-Api-Key, never a URL, log line or error: server messages are redacted, and the HTTP client must not follow
+/// redirects, which would carry the header along (`HTTPFetcher(followRedirects: false)`).
 package struct NewsAPIClient: Sendable {
     public var baseURL: URL
     public var key: APIKey
@@ -106,9 +102,8 @@ package struct NewsAPIClient: Sendable {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 
-    /// Fetches an endpoint and returns the body of an `ok` answer. `subject` names what is
-    /// being fetched in retry log lines (`source "bbc"`, `the sources list`).
-    /// `timeout` is each request's deadline (the fetcher's own when `nil`).
+    /// Fetches an endpoint and returns the body of an `ok` answer. `subject` names it in retry logs; `timeout` is each
+    /// request's deadline (the fetcher's own when `nil`).
     func get(_ endpoint: String, query: [(String, String)], subject: String, timeout: Duration? = nil) async throws(SourceError) -> Data {
         let url = url(endpoint, query)
         let host = url.host ?? baseURL.absoluteString

@@ -3,20 +3,14 @@ package import Logging
 package import NewsgenModel
 package import NewsgenConfig
 
-/// Reads sources with a `newsapi` value from NewsAPI (https://newsapi.org/docs).
-///
-/// - `"newsapi": "bbc-news"` → `top-headlines?sources=…`. All such sources of the site are
-///   batched, 20 ids to a request (NewsAPI's limit) with `pageSize=100` (its maximum): the first
-///   source fetched triggers its batch's request and the others pick their articles from the
-///   answer by `source.id`. One page is shared by up to 20 sources, so a busy source can fill it
-///   and starve a quiet one; such a source keeps its cached articles (it is reported as not
-///   modified). `newsapi.requestPerSource` trades quota for completeness: one request per source.
+/// Reads sources with a `newsapi` value from NewsAPI (https://newsapi.org/docs):
+/// - `"newsapi": "bbc-news"` → `top-headlines?sources=…`, batched 20 ids per request (NewsAPI's limit) with
+///   `pageSize=100`; the first source fetched triggers the request, others pick articles by `source.id`. A busy
+///   source can fill the page and starve a quiet one, which then keeps its cache (reported not modified);
+///   `newsapi.requestPerSource` trades quota for completeness.
 /// - `{"country", "category", …}` → `top-headlines` with those parameters.
 /// - `{"q", …}` → `everything`, `sortBy=publishedAt` and the site's language unless given.
-///
-/// The key comes from the environment variable `newsapi.apiKeyEnv` and travels in the
-/// X-Api-Key header only. Without it the provider is `unavailable` and the fetch stage skips its
-/// sources with one warning.
+/// The key comes from `newsapi.apiKeyEnv` and travels only in X-Api-Key; without it the provider is `unavailable`.
 package struct NewsAPIProvider: SourceProvider {
     /// NewsAPI's limits.
     public static let maximumSourcesPerRequest = 20
@@ -31,10 +25,8 @@ package struct NewsAPIProvider: SourceProvider {
     let logger: Logger
     private let batches: Batches
 
-    /// - Parameters:
-    ///   - config: the whole site, so that source-id sources can be batched.
-    ///   - http: `nil` when the build may make no request; it should not follow redirects.
-    ///   - environment: where the key is read (the process environment by default).
+    /// `config` lets source-id sources be batched; `http` is `nil` when no request may be made and must not follow
+    /// redirects; the key is read from `environment`.
     public init(
         config: SiteConfig, http: HTTPFetcher?, environment: [String: String] = ProcessInfo.processInfo.environment,
         retry: RetryPolicy = .standard, logger: Logger = .silent
@@ -59,9 +51,8 @@ package struct NewsAPIProvider: SourceProvider {
         batches = Batches(groups: config.newsapi.requestPerSource ? [] : groups)
     }
 
-    /// NewsAPI knows two-letter languages: "pt-BR" is asked for as "pt", by `LanguageTag`'s rule.
-    /// The callers pass only tags it accepts (site.json and `--language` are checked); anything
-    /// else is passed on whole and lowercased.
+    /// NewsAPI knows two-letter languages: "pt-BR" is asked as "pt", by `LanguageTag`'s rule. Other input is passed
+    /// lowercased.
     static func newsAPILanguage(_ tag: String) -> String {
         LanguageTag.primaryLanguage(of: tag) ?? tag.lowercased()
     }

@@ -1,11 +1,9 @@
 import Foundation
 import NewsgenModel
 
-/// The article payloads of NewsAPI (`{status, totalResults, articles}`) and of news APIs that
-/// follow the contract of origins/003 (`{status, totalResults, news}`, items with `tags`).
-///
-/// Both are untrusted: every field is optional, numbers are accepted where strings are
-/// expected (ids), and a field of the wrong type reads as missing rather than failing the page.
+/// The article payloads of NewsAPI (`{status, totalResults, articles}`) and of origins/003 news APIs (`news`,
+/// items with `tags`). Untrusted: every field is optional, numbers are taken for strings (ids), and a wrong-typed
+/// field reads as missing rather than failing the page.
 struct NewsPayload: Sendable, Decodable {
     var status: String?
     var totalResults: Int?
@@ -64,15 +62,14 @@ struct NewsPayload: Sendable, Decodable {
             content = container.loose(.content)
         }
 
-        /// NewsAPI's stand-in for an article that was taken down: title "[Removed]",
-        /// URL https://removed.com.
+        /// NewsAPI's stand-in for a removed article: title "[Removed]", URL https://removed.com.
         var isPlaceholder: Bool {
             title?.trimmingCharacters(in: .whitespaces) == "[Removed]"
                 || url.flatMap(URL.init(string:))?.host?.lowercased() == "removed.com"
         }
 
-        /// As a feed entry, for `ParsedFeed.articles` to clean, key and limit.
-        /// The summary is the description, else the content without its "[+1234 chars]" tail.
+        /// As a feed entry, for `ParsedFeed.articles`. The summary is the description, else the content without its
+        /// "[+1234 chars]" tail.
         func feedItem(categories: Bool) -> FeedItem {
             let summary = description.flatMap { $0.trimmedWhitespace.isEmpty ? nil : FeedText.html($0) }
             let body = content.map(NewsPayload.trimmingTruncationMarker).flatMap { $0.isEmpty ? nil : FeedText.html($0) }
@@ -108,8 +105,7 @@ struct NewsPayload: Sendable, Decodable {
                     if let item = try? list.decode(Item.self) {
                         items.append(item)
                     } else if (try? list.decode(LooseValue.self)) == nil {
-                        // Nothing decodes this element, so the list cannot move past it: stop
-                        // here rather than loop for ever.
+                        // Nothing decodes this element, so the list cannot move past it: stop rather than loop forever.
                         break
                     }
                 }
@@ -146,8 +142,7 @@ struct NewsPayload: Sendable, Decodable {
 
 /// Any JSON value, decoded only to step over it.
 private struct LooseValue: Decodable {
-    /// Never fails: the loops above skip an element by decoding it as this, and an element that
-    /// failed (a number beyond Double, such as 1e999) would leave the list where it was, for ever.
+    /// Never fails: an element that failed (a number beyond Double, like 1e999) would leave the loop stuck on it.
     init(from decoder: Decoder) {
         guard let container = try? decoder.singleValueContainer() else { return }
         if container.decodeNil() { return }
@@ -160,8 +155,7 @@ private struct LooseValue: Decodable {
 }
 
 private extension KeyedDecodingContainer {
-    /// A string, or a number written as a string (ids such as 155); `nil` for null, a missing
-    /// key or any other kind of value.
+    /// A string, or a number as a string (ids such as 155); `nil` for null, missing or other kinds.
     func loose(_ key: Key) -> String? {
         if let string = try? decodeIfPresent(String.self, forKey: key) { return string }
         if let integer = try? decodeIfPresent(Int.self, forKey: key) { return String(integer) }

@@ -1,16 +1,10 @@
 public import Foundation
 import NewsgenModel
 
-/// How often and how patiently a failed request is tried again: exponential backoff with
-/// jitter, `Retry-After` honoured, bounded in attempts and in total time.
-///
-/// The delay before retry *n* is `baseDelay × 2^(n-1)`, capped at `maxDelay`, then shortened
-/// by up to `jitter` of itself at random (so that many clients do not retry in step). A
-/// `Retry-After` longer than that is waited instead. A retry whose wait would end after
-/// `budget` (counted from the first attempt) is not made: the last answer stands. The policy
-/// bounds the waiting; HTTP's retrying `get` also gives a retry no more than what is left of the
-/// budget as its deadline, so a request that keeps timing out costs its first deadline or the
-/// budget, whichever is longer (30 s and 45 s by default: 45 s).
+/// How a failed request is retried: exponential backoff with jitter, `Retry-After` honoured, bounded in attempts
+/// and total time. Retry *n* waits `baseDelay × 2^(n-1)`, capped at `maxDelay`, shortened by up to `jitter` so
+/// clients do not retry in step; a longer `Retry-After` is waited instead. A retry whose wait would end past
+/// `budget` (from the first attempt) is not made. Retries also get at most the budget's remainder as their deadline.
 public struct RetryPolicy: Sendable {
     /// Attempts in all, the first included; 1 means no retry.
     public var attempts: Int
@@ -22,7 +16,6 @@ public struct RetryPolicy: Sendable {
     public var jitter: Double
     /// Waits; tests inject a recorder or tiny delays.
     public var sleep: @Sendable (Duration) async throws -> Void
-    /// A number in 0..<1, for the jitter.
     public var random: @Sendable () -> Double
     /// The wall clock, to read a `Retry-After` given as an HTTP date.
     public var now: @Sendable () -> Date
@@ -43,7 +36,7 @@ public struct RetryPolicy: Sendable {
         self.now = now
     }
 
-    /// Three attempts, 1 s then 2 s apart (less jitter), never waiting past 45 s.
+    /// Three attempts, backing off from 1 s, never waiting past 45 s.
     public static let standard = RetryPolicy(attempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(20), budget: .seconds(45))
 
     /// One attempt.
@@ -66,9 +59,8 @@ public struct RetryPolicy: Sendable {
         return capped * factor
     }
 
-    /// Runs `operation` until `verdict` is `.done`, the attempts are used up, or the next wait
-    /// would overrun the budget. Returns the last result and the number of attempts made.
-    /// `willRetry` is told each result that is retried, the wait, and the number of the next attempt.
+    /// Runs `operation` until `verdict` is `.done`, attempts run out, or the next wait would overrun the budget;
+    /// returns the last result and attempts made. `willRetry` gets each retried result, the wait and the next attempt.
     public func run<T>(
         _ operation: (_ attempt: Int) async -> T,
         verdict: (T) -> Verdict,
@@ -96,16 +88,14 @@ public struct RetryPolicy: Sendable {
         }
     }
 
-    /// The deadline of attempt number `attempt` of a request whose own deadline is `timeout`,
-    /// `elapsed` after the first attempt began: the whole `timeout` for the first, and for a
-    /// retry no more than what is left of the budget (never less than 0.1 s).
+    /// The deadline of attempt `attempt`: the whole `timeout` for the first; for a retry, at most what is left of the
+    /// budget `elapsed` after the first began (never under 0.1 s).
     public func deadline(forAttempt attempt: Int, elapsed: Duration, timeout: Duration) -> Duration {
         guard attempt > 1 else { return timeout }
         return max(min(timeout, budget - elapsed), .milliseconds(100))
     }
 
-    /// Reads a `Retry-After` value: delay-seconds (`120`) or an HTTP date
-    /// (`Wed, 21 Oct 2026 07:28:00 GMT`, read against `now`). Dates in the past mean no wait.
+    /// A `Retry-After`: delay-seconds (`120`) or an HTTP date (read against `now`; past dates mean no wait).
     public static func retryAfter(_ value: String?, now: Date) -> Duration? {
         guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
         if value.allSatisfy(\.isASCIIDigit) {
@@ -123,7 +113,6 @@ private extension Character {
 }
 
 extension Duration {
-    /// "1.5 s", for log lines.
     var secondsText: String {
         let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
         return seconds >= 10 || seconds == seconds.rounded() ? "\(Int(seconds.rounded())) s" : String(format: "%.1f s", seconds)

@@ -1,14 +1,12 @@
 import Foundation
 public import NewsgenModel
 
-/// What a provider is asked for: the source, and the validators of the last successful fetch
-/// for a conditional GET.
+/// What a provider is asked for: the source, and the last success's validators for a conditional GET.
 public struct FetchRequest: Sendable {
     public var source: SourceConfig
     public var etag: String?
     public var lastModified: String?
-    /// The deadline of each request made for it (from connect to last byte); `nil` for the
-    /// HTTP fetcher's own.
+    /// Each request's deadline, connect to last byte; `nil` for the fetcher's own.
     public var timeout: Duration?
 
     public init(source: SourceConfig, etag: String? = nil, lastModified: String? = nil, timeout: Duration? = nil) {
@@ -47,8 +45,8 @@ public protocol SourceProvider: Sendable {
     /// Whether this provider serves the source.
     func handles(_ source: SourceConfig) -> Bool
     func fetch(_ request: FetchRequest) async throws(SourceError) -> FetchOutcome
-    /// `nil` when the provider can work. Otherwise the fetch stage does not call it: its sources
-    /// are shown from the cache or as unavailable, with one warning line for all of them.
+    /// `nil` when the provider can work; otherwise the fetch stage skips it, showing its sources from the cache or as
+    /// unavailable, with one warning.
     var unavailable: ProviderUnavailable? { get }
 }
 

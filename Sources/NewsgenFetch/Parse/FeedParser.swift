@@ -26,13 +26,9 @@ package enum FeedError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Reads RSS 2.0 (and 0.9x), RSS 1.0, Atom 1.0 (and 0.3) and JSON Feed documents.
 package enum FeedParser {
-    /// Parses a feed document of any supported format. `url` is where it came from: relative
-    /// links resolve against it (after any `xml:base`) when it is an absolute URL.
-    ///
-    /// XML is read strictly. A document that is not well-formed is repaired (see `FeedRepair`)
-    /// and read strictly again; only if that still fails does libxml2's recovery read it, from
-    /// the repaired bytes, so that no entity and no text is lost. Every repair is in `repairs`.
-    /// Every attempt is held to `limits`, and its deadline counts for all of them together.
+    /// Parses a feed of any supported format; relative links resolve against `url` (after `xml:base`) when absolute.
+    /// XML is read strictly; a malformed document is repaired (`FeedRepair`) and read strictly again, and only then
+    /// with libxml2's recovery on the repaired bytes, so no entity or text is lost. All attempts share `limits`.
     public static func parse(_ data: Data, url: String, limits: DocumentLimits = .standard) throws(FeedError) -> ParsedFeed {
         guard let first = data.first(where: { !isSpaceOrBOM($0) }) else { throw .empty }
         if first == UInt8(ascii: "{") {
@@ -53,7 +49,7 @@ package enum FeedParser {
     private static func readXML(_ data: Data, url: String, limits: DocumentLimits) throws(FeedError) -> (XMLElement, [FeedRepair]) {
         do {
             var repairer = FeedRepairer(Array(data))
-            // libxml2 reads no UTF-32 at all, so that is done before the first attempt.
+            // libxml2 reads no UTF-32, so transcode before the first attempt.
             repairer.transcodeWideEncodings(includingUTF16: false)
             let strict = try parseStrictly(repairer.bytes, url: url, limits: limits)
             if let root = strict.root { return (root, repairer.repairs) }
@@ -84,8 +80,8 @@ package enum FeedParser {
         }
     }
 
-    /// The root when the document is well-formed. Namespace errors (an undeclared prefix) lose
-    /// nothing and are let pass; an undefined entity is not, since its text would be dropped.
+    /// The root when well-formed. Namespace errors lose nothing and pass; an undefined entity does not, as its text
+    /// would be dropped.
     private static func parseStrictly(_ bytes: [UInt8], url: String, limits: DocumentLimits) throws(DocumentLimitError) -> (root: XMLElement?, diagnostics: [XMLDiagnostic]) {
         let (root, diagnostics) = try LibXML.parseXML(bytes, url: url, recover: false, limits: limits)
         let lossy = diagnostics.contains { $0.severity == .fatal || $0.message.contains("Entity") }
@@ -99,7 +95,6 @@ package enum FeedParser {
         case ("RDF", _):
             return RSSReader.read(root, format: .rss1)
         case ("feed", _):
-            // Atom 1.0, Atom 0.3, and the pre-standard namespaces some feeds still use.
             return AtomReader.read(root)
         case ("html", _), ("HTML", _):
             throw .notAFeed(found: "an HTML page")
@@ -117,12 +112,11 @@ package enum FeedParser {
 
 
 extension XMLElement {
-    /// Trimmed text of the first child with this name, or `nil` when absent or blank.
+    /// Trimmed text of the first child with this name; `nil` when absent or blank.
     func childText(_ name: String, in namespace: String? = nil) -> String? {
         child(name, in: namespace)?.nonBlankText
     }
 
-    /// The element's trimmed text, or `nil` when it is blank.
     var nonBlankText: String? {
         let text = text.trimmedWhitespace
         return text.isEmpty ? nil : text

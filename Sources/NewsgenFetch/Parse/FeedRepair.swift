@@ -2,12 +2,9 @@ import Foundation
 import NewsgenModel
 package import NewsgenXML
 
-/// A change newsgen made to a feed that is not well-formed XML, so that it reads the feed
-/// strictly and keeps every character of its text. Shown with `--verbose`.
-///
-/// Repairs exist because libxml2's recovery mode is not a safe fallback on its own: after the
-/// first error it drops every entity reference, so one bare `&` in a guid turned a later
-/// `Tom &amp; Jerry` into "Tom Jerry".
+/// A change newsgen made to a malformed feed so it reads strictly and keeps every character of its text
+/// (shown with `--verbose`). Needed because libxml2's recovery drops every entity reference after the first
+/// error: one bare `&` turns a later `Tom &amp; Jerry` into "Tom Jerry".
 package enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
     /// White space or byte-order marks before the first `<`.
     case removedLeadingJunk
@@ -19,15 +16,15 @@ package enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
     case redeclaredEncoding(declared: String?, read: String)
     /// `&` that starts no reference, escaped as `&amp;`.
     case escapedAmpersands(count: Int, line: Int)
-    /// `<` that starts no tag, escaped as `&lt;`: one before a space, say, or one whose tag is
-    /// never closed and holds only text (`<title>the <best> stall</title>`), which readers show.
+    /// `<` that starts no tag, escaped as `&lt;`: before a space, or a never-closed tag holding only text
+    /// (`<title>the <best> stall</title>`).
     case escapedLessThan(count: Int, line: Int)
     /// HTML entities XML does not define (`&nbsp;`), replaced with their characters.
     case replacedEntities([String])
     /// References to characters XML forbids (`&#0;`), removed.
     case removedForbiddenReferences(count: Int)
-    /// Still not well-formed after the repairs above: read with libxml2's recovery, with every
-    /// entity written as a character reference first, so that no text is dropped.
+    /// Still malformed after the repairs above: read with recovery, every entity first written as a character
+    /// reference so no text is dropped.
     case recovered(XMLDiagnostic)
 
     package var description: String {
@@ -54,9 +51,8 @@ package enum FeedRepair: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// Rewrites a document that failed a strict parse into one that can pass it, recording each
-/// change. Works on ASCII-compatible bytes (UTF-8 and single-byte charsets), where `&`, `<` and
-/// entity names are the same bytes whatever the encoding; wider encodings are transcoded first.
+/// Rewrites a document that failed a strict parse into one that can pass, recording each change. Works on
+/// ASCII-compatible bytes, where `&`, `<` and entity names are the same bytes; wider encodings are transcoded first.
 struct FeedRepairer {
     private(set) var bytes: [UInt8]
     private(set) var repairs: [FeedRepair] = []
@@ -94,11 +90,10 @@ struct FeedRepairer {
         if removedSomething { repairs.append(.removedLeadingJunk) }
     }
 
-    /// A declaration of UTF-8 (or none) on bytes that are not UTF-8 is read as windows-1252, the
-    /// usual truth; an encoding libxml2 does not know is replaced by what the bytes are.
+    /// Declared UTF-8 (or nothing) on non-UTF-8 bytes reads as windows-1252, the usual truth; an encoding libxml2
+    /// does not know is replaced by what the bytes are.
     mutating func fixDeclaredEncoding(firstError: XMLDiagnostic?) {
         let declared = declaredEncoding
-        // Checked where the bytes are, not by making a String of the whole feed.
         let isUTF8 = bytes.withUnsafeBytes(Text.isUTF8)
         let saysUTF8 = declared.map { ["utf-8", "utf8"].contains($0.lowercased()) } ?? true
         let unknown = firstError?.message.lowercased().contains("encoding") == true && !saysUTF8
@@ -110,17 +105,15 @@ struct FeedRepairer {
             // A codec's other spelling ("437" for CP437): the bytes are in the declared encoding.
             read = known
         } else {
-            // An encoding nothing here can decode: guessing one would change the text silently,
-            // so the declaration stands and the feed is rejected with libxml2's reason.
+            // Undecodable: guessing would change the text silently, so the feed is rejected with libxml2's reason.
             return
         }
         setDeclaredEncoding(read)
         repairs.append(.redeclaredEncoding(declared: declared, read: read))
     }
 
-    /// The name iconv (which libxml2 decodes other encodings with) knows `declared` by, when it
-    /// knows one of its usual spellings: Python's codec names write code pages as bare numbers
-    /// ("850") and Mac encodings without a hyphen ("maccentraleurope").
+    /// iconv's name for `declared` when it knows a usual spelling: Python's codec names write code pages as bare
+    /// numbers ("850") and Mac encodings without a hyphen ("maccentraleurope").
     static func iconvName(for declared: String) -> String? {
         let name = declared.uppercased()
         var candidates = [name]
@@ -136,10 +129,8 @@ struct FeedRepairer {
         }
     }
 
-    /// Escapes bare `&` and `<`, replaces HTML entities with character references, and writes
-    /// XML's own five entities as character references too (recovery keeps those, not entities).
-    /// Comments, CDATA sections, processing instructions and the DOCTYPE are left as they are;
-    /// entities the DOCTYPE declares are kept.
+    /// Escapes bare `&` and `<`, and writes HTML entities and XML's five as character references (recovery keeps
+    /// those, not entities). Comments, CDATA, processing instructions and the DOCTYPE, with its entities, are kept.
     mutating func fixReferences() {
         var scanner = ReferenceScanner(bytes)
         scanner.run()
@@ -191,8 +182,7 @@ struct FeedRepairer {
 
     // MARK: - Wide encodings
 
-    /// The text of a UTF-32 or UTF-16 document, found by its byte-order mark or by how `<`
-    /// is written, with the encoding's name.
+    /// The text of a UTF-32 or UTF-16 document (by byte-order mark or how `<` is written), with the encoding's name.
     private static func decodeWide(_ bytes: [UInt8], includingUTF16: Bool) -> (String, String)? {
         let head = Array(bytes.prefix(4)) + [1, 1, 1, 1]
         if head.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || head.starts(with: [0x00, 0x00, 0x00, 0x3C]) {
@@ -251,14 +241,11 @@ private struct ReferenceScanner {
     var htmlEntities: [String] = []
     var forbiddenReferences = 0
     var misplacedDeclarations = 0
-    /// The elements open where the scanner is: each one's name, the place of its `<` in the
-    /// output, its line, and how many elements it holds.
+    /// The open elements: name, place of `<` in the output, line, and child count.
     private var openTags: [(name: ArraySlice<UInt8>, at: Int, line: Int, children: Int)] = []
-    /// Whether `openTags` is kept: past libxml2's depth it is not (the parser reads no deeper),
-    /// so that each end tag looks through at most that many.
+    /// Whether `openTags` is kept: not past libxml2's depth, so each end tag searches at most that many.
     private var tracksTags = true
-    /// Where in `output` a tag's `<` is to be written `&lt;`, in order: made at the end, in one
-    /// pass, so that each costs no move of all that follows it.
+    /// Output places of `<` to write as `&lt;`, in order, applied in one pass at the end.
     private var escapedTags: [Int] = []
     private static let maximumTrackedDepth = 256
 
@@ -377,10 +364,8 @@ private struct ReferenceScanner {
         }
     }
 
-    /// Keeps `openTags` for the tag whose name starts at `nameStart` in the input. An end tag
-    /// that closes an element below others still open closes them too, and so shows that they
-    /// were never elements: each that holds only text is made text (its `<` escaped), as
-    /// readers show it, innermost first; one that holds elements is left to the parser.
+    /// Tracks `openTags`. An end tag closing an element below others still open shows they were never elements:
+    /// each holding only text has its `<` escaped, as readers show it, innermost first; others are left to the parser.
     private mutating func noteTag(from nameStart: Int, at start: Int, line tagLine: Int, selfClosing: Bool) {
         let isEnd = input[nameStart] == UInt8(ascii: "/")
         let first = isEnd ? nameStart + 1 : nameStart
@@ -408,8 +393,8 @@ private struct ReferenceScanner {
         openTags.removeSubrange(closed...)
     }
 
-    /// An XML declaration anywhere but at the very start is an error; the parser reads UTF-8
-    /// (or what the repairs before this one settled on) without it.
+    /// An XML declaration anywhere but the start is an error; the parser reads UTF-8 (or what the repairs settled on)
+    /// without it.
     private mutating func dropMisplacedDeclaration() {
         misplacedDeclarations += 1
         let end = input[index...].firstRange(of: Array("?>".utf8))?.upperBound ?? input.count
@@ -431,8 +416,8 @@ private struct ReferenceScanner {
         index += 1
     }
 
-    /// At `&`: a character reference is kept (unless it names a character XML forbids), a known
-    /// entity becomes a character reference, anything else is a bare `&`.
+    /// At `&`: a character reference is kept (unless XML forbids its character), a known entity becomes a character
+    /// reference, anything else is a bare `&`.
     private mutating func reference() {
         var end = index + 1
         while end < input.count, end - index <= 40, Self.isNameByte(input[end]) || input[end] == UInt8(ascii: "#") { end += 1 }

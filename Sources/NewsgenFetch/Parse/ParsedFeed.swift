@@ -3,15 +3,13 @@ package import NewsgenModel
 import NewsgenXML
 
 
-/// Text as a feed gives it: plain, HTML that still has to be reduced to text or sanitized, or
-/// XHTML elements (Atom `type="xhtml"`, `xhtml:body`) held by their wrapper element.
+/// Feed text: plain, HTML still to be reduced or sanitized, or XHTML elements (Atom `type="xhtml"`) in their wrapper.
 enum FeedText: Sendable {
     case plain(String)
     case html(String)
     case xhtml(XMLElement)
 
-    /// Text that RSS leaves to the reader to take for HTML or not (a title): HTML when it looks
-    /// like HTML (`HTMLText.looksLikeHTML`), else text as written.
+    /// Text RSS leaves ambiguous (a title): HTML if `HTMLText.looksLikeHTML`, else text as written.
     static func htmlOrText(_ text: String) -> FeedText {
         HTMLText.looksLikeHTML(text) ? .html(text) : .plain(text)
     }
@@ -73,12 +71,11 @@ package struct ParsedFeed: Sendable {
 
     /// The longest summary kept, in characters.
     static let summaryLimit = 400
-    /// Full content longer than this (in UTF-8 bytes, once sanitized) is not kept: a page is
-    /// not the place for a book, and markup is never cut in the middle.
+    /// Sanitized content longer than this (UTF-8 bytes) is dropped rather than cut mid-markup.
     static let contentLimit = 200_000
 
-    /// Turns entries into articles: plain text, absolute http(s) links only, keyed, de-duplicated,
-    /// newest first, at most `limit`. Entries with neither title nor link are dropped.
+    /// Turns entries into articles: plain text, absolute http(s) links, keyed, de-duplicated, newest first, at most
+    /// `limit`. Entries with neither title nor link are dropped.
     func articles(sourceID: String, base: URL?, limit: Int) -> [Article] {
         let base = homepage.flatMap(URL.init(string:)).flatMap { $0.scheme?.hasPrefix("http") == true ? $0 : nil } ?? base
         let articles = items.compactMap { item -> Article? in

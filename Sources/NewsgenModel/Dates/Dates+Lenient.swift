@@ -1,19 +1,11 @@
 public import Foundation
 
-/// Lenient reading of the timestamps found in other people's feeds and APIs.
-///
-/// `parse(_:)` understands the RFC 822 family used by RSS (`Thu, 20 Nov 2026 08:00:00 GMT`)
-/// and the RFC 3339 / ISO 8601 family used by Atom, JSON Feed, `dc:date` and most JSON APIs
-/// (`2026-11-20T08:00:00Z`).
+/// Lenient reading of other people's feed and API timestamps: the RFC 822 family (RSS) and the RFC 3339 /
+/// ISO 8601 family (Atom, JSON Feed, `dc:date`, most JSON APIs).
 extension Dates {
 
-    /// Parses a feed timestamp.
-    ///
-    /// Leading and trailing whitespace is ignored. A timestamp without a zone,
-    /// or with a zone abbreviation this parser does not know, is read as UTC.
-    ///
-    /// - Returns: the instant, or `nil` when `text` is not a timestamp in a
-    ///   supported format or names an impossible date or time.
+    /// Parses a feed timestamp, ignoring surrounding whitespace. No zone or an unknown abbreviation reads as UTC.
+    /// Returns `nil` for an unsupported format or an impossible date or time.
     public static func parse(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { parse(utf8: $0) }
@@ -37,8 +29,7 @@ extension Dates {
 
 extension Dates {
 
-    /// `[Thu[rsday][,]] 20 Nov[ember] [20]26 [08:00[:00]] [zone] [(comment)]`,
-    /// also with `-` between day, month and year as in RFC 850.
+    /// `[Thu[rsday][,]] 20 Nov[ember] [20]26 [08:00[:00]] [zone] [(comment)]`, also with RFC 850's `-` separators.
     private enum RFC822Grammar {
         static func parse(_ s: inout Scanner) -> Fields? {
             if let first = s.current, Text.isASCIILetter(first) {
@@ -69,9 +60,8 @@ extension Dates {
         }
     }
 
-    /// `2026`, `2026-11`, `2026-11-20`, `20261120`, each optionally followed by
-    /// `T` (or `t` or spaces) and `08:00[:00[.fraction]]` / `0800[00[.fraction]]`
-    /// and a zone.
+    /// `2026`, `2026-11`, `2026-11-20`, `20261120`, optionally followed by `T` (or `t` or spaces),
+    /// `08:00[:00[.fraction]]` / `0800[00[.fraction]]` and a zone.
     private enum ISO8601Grammar {
         static func parse(_ s: inout Scanner) -> Fields? {
             var fields: Fields
@@ -104,8 +94,7 @@ extension Dates {
         }
     }
 
-    /// `Z`, `+01:00`, `+0100`, `+01`, `GMT`, `EST`, `GMT+01:00`, …
-    /// Produces the offset in seconds east of UTC.
+    /// `Z`, `+01:00`, `+0100`, `+01`, `GMT`, `EST`, `GMT+01:00`, …: the offset in seconds east of UTC.
     private enum ZoneGrammar {
         static func parse(_ s: inout Scanner) -> Int? {
             guard let first = s.current else { return nil }
@@ -150,9 +139,8 @@ extension Dates {
             return sign * (hours * 3600 + minutes * 60)
         }
 
-        /// Offset of a zone name in minutes east of UTC. Unknown abbreviations
-        /// (`IST`, military letters other than `Z`) are read as UTC rather than
-        /// losing the date; see `FoldedWord.isUppercaseAbbreviation`.
+        /// A zone name's offset in minutes. Unknown abbreviations (`IST`, military letters but `Z`) read as UTC rather
+        /// than losing the date; see `FoldedWord.isUppercaseAbbreviation`.
         private static func namedOffsetMinutes(_ word: FoldedWord) -> Int? {
             if let known = Names.foldedZones.first(where: { $0.name == word }) {
                 return known.zone.minutes
@@ -166,7 +154,6 @@ extension Dates {
 
 extension Dates {
 
-    /// The fields of a parsed timestamp before validation.
     fileprivate struct Fields {
         var year: Int
         var month = 1
@@ -194,8 +181,7 @@ extension Dates {
 
 extension Dates.Scanner {
 
-    /// A year of four digits, or of two with 00–49 meaning 2000–2049
-    /// and 50–99 meaning 1950–1999.
+    /// A year of four digits, or two: 00–49 as 2000–2049, 50–99 as 1950–1999.
     fileprivate mutating func yearOfTwoOrFourDigits() -> Int? {
         guard let year = number(digits: 2...4) else { return nil }
         switch year.count {
@@ -205,9 +191,8 @@ extension Dates.Scanner {
         }
     }
 
-    /// Reads `hh:mm[:ss[.fraction]]`. ISO 8601 (`iso`) needs a two-digit
-    /// hour and also allows the basic `hhmm[ss[.fraction]]`; RFC 822
-    /// allows a one-digit hour.
+    /// `hh:mm[:ss[.fraction]]`. ISO 8601 (`iso`) needs a two-digit hour and also allows basic `hhmm[ss[.fraction]]`;
+    /// RFC 822 allows a one-digit hour.
     fileprivate mutating func clock(into fields: inout Dates.Fields, iso: Bool) -> Bool {
         guard let hour = iso ? fixed(2) : number(digits: 1...2)?.value else { return false }
         fields.hour = hour

@@ -7,7 +7,6 @@ extension Dates {
         private var index: Int
         private let end: Int
 
-        /// Scans all of `bytes`.
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
             self.index = 0
@@ -57,8 +56,7 @@ extension Dates {
             return spaced || dashed
         }
 
-        /// Skips an RFC 2822 comment such as `(Pacific Standard Time)`, if any;
-        /// fails on an unclosed one.
+        /// Skips an RFC 2822 comment such as `(Pacific Standard Time)`, if any; fails on an unclosed one.
         mutating func skipComment() -> Bool {
             guard consume(UInt8(ascii: "(")) else { return true }
             while let byte = current {
@@ -71,8 +69,7 @@ extension Dates {
             return false
         }
 
-        /// Reads a whole run of digits whose length must lie in `digits`; reads nothing when
-        /// it does not. The value cannot overflow: longer runs fail before being summed.
+        /// Reads a whole digit run whose length is in `digits`, or nothing. Longer runs fail before summing (no overflow).
         mutating func number(digits: ClosedRange<Int>) -> (value: Int, count: Int)? {
             let count = digitRunLength
             guard digits.contains(count) else { return nil }
@@ -96,8 +93,7 @@ extension Dates {
             return value
         }
 
-        /// Reads the digits after a decimal mark, any number of them, as a
-        /// fraction; digits past nanoseconds are checked but ignored.
+        /// Reads fraction digits after a decimal mark; those past nanoseconds are checked but ignored.
         mutating func fraction() -> Double? {
             var numerator = 0
             var denominator = 1
@@ -139,8 +135,7 @@ extension Dates {
         }
     }
 
-    /// A word of up to twelve ASCII letters, case-folded and packed five bits
-    /// a letter, so that names compare as integers.
+    /// Up to twelve ASCII letters, case-folded and packed five bits each, so names compare as integers.
     struct FoldedWord: Equatable, Sendable {
         private(set) var bits: UInt64 = 0
         private(set) var count = 0
@@ -158,8 +153,7 @@ extension Dates {
             }
         }
 
-        /// Whether this is `name` or a prefix of it at least three letters
-        /// long: `Nov`, `nov`, `NOVEMBER`, `Sept`, `Thurs`.
+        /// Whether this is `name` or a prefix of it of three letters or more: `Nov`, `NOVEMBER`, `Sept`.
         func abbreviates(_ name: FoldedWord) -> Bool {
             count >= 3 && count <= name.count && name.bits >> (5 * (name.count - count)) == bits
         }

@@ -1,29 +1,16 @@
 import Foundation
 
-/// newsgen's one date module: every date that is read, checked or written goes through here.
-///
-/// - Lenient (`Dates+Lenient.swift`): `parse(_:)` reads the timestamps of other people's feeds
-///   and APIs, in any of the RFC 822 and ISO 8601 spellings found in the wild.
-/// - Strict (`Dates+Strict.swift`): `rfc822Problem(_:)` and `rfc3339Problem(_:uppercaseOnly:)`
-///   judge the dates of newsgen's own output, for the validator.
-/// - Formats (`Dates+Formats.swift`): `rfc3339(_:)` and `rfc822(_:)`, the dates newsgen writes
-///   into feeds, search.json, `datetime` attributes and saved.json.
-/// - Display (`Dates+Display.swift`): `readable(_:)` and `readableDay(_:)`, dates as pages and
-///   log lines show them to people.
-///
-/// All of them share this file's names of months, weekdays and zones and its proleptic Gregorian
-/// arithmetic in UTC. They work on the UTF-8 bytes and whole numbers: no formatter, calendar or
-/// time zone object is created, so they are cheap enough to run on every article. Foundation's
-/// `Date.ISO8601FormatStyle` and `Date.VerbatimFormatStyle` write the same bytes from 1582-10-15
-/// on, but switch to the Julian calendar before it (0001-01-01 comes out as 0001-01-03), so the
-/// formats use this arithmetic too, which the parser and the checks need anyway.
+/// newsgen's one date module: every date read, checked or written goes through here. Lenient `parse(_:)` reads
+/// other people's feeds; strict `rfc822Problem`/`rfc3339Problem` judge newsgen's own output; `rfc3339(_:)` and
+/// `rfc822(_:)` write dates; `readable(_:)` shows them to people. All use proleptic Gregorian arithmetic in UTC on
+/// UTF-8 bytes and integers, creating no formatter or calendar. Foundation's format styles switch to the Julian
+/// calendar before 1582-10-15, so the writers use this arithmetic too.
 public enum Dates {}
 
 // MARK: - Names
 
 extension Dates {
 
-    /// English names of months, weekdays and time zones.
     enum Names {
         /// January first; a month's number is its index + 1.
         static let months = [
@@ -35,10 +22,8 @@ extension Dates {
 
         /// `Jan` … `Dec`, as RFC 822 and the pages write them.
         static let monthAbbreviations = months.map { String($0.prefix(3)) }
-        /// `Sun` … `Sat`.
         static let weekdayAbbreviations = weekdays.map { String($0.prefix(3)) }
 
-        /// A time zone abbreviation and its offset.
         struct Zone: Sendable {
             var name: String
             /// Minutes east of UTC.
