@@ -253,9 +253,11 @@ extension Manifest {
 
     /// The manifest in `data`; `nil` for another format or any line that does not read.
     init?(text data: Data) {
-        guard data.last == UInt8(ascii: "\n") else { return nil }
-        var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast()[...]
-        func field(_ bytes: Data.SubSequence) -> String { String(decoding: bytes, as: UTF8.self) }
+        // As an array: slicing `Data` byte by byte is several times slower.
+        let bytes = [UInt8](data)
+        guard bytes.last == UInt8(ascii: "\n") else { return nil }
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast()[...]
+        func field(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
         guard let header = lines.popFirst(), field(header) == Self.header,
               let outputLine = lines.popFirst(), outputLine.starts(with: "output ".utf8),
               let output = Self.unescape(Substring(field(outputLine.dropFirst("output ".count)))),
