@@ -94,11 +94,12 @@ public struct Build: Sendable {
                                                 now: started, logger: logger))
         let saved = try await clock.run(MergeSavedLists(config: config, store: store, now: started, logger: logger), sources)
         store.settle()
+        let listed = ListedStories(sources)
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
-                                  archive: ListedStories(sources).sharingText(of: archive.articles), generated: started,
+                                  archive: listed.sharingText(of: archive.articles), generated: started,
                                   newsapiSources: await available, staticFiles: staticFiles)
         let published = PublishedRecord(file: manifest, publisher: publisher, ignoringLast: options.full)
-        let input = published.input(of: content, templates: templates)
+        let input = published.input(of: content, templates: templates, listed: listed)
         if published.holdsSite(madeFrom: input) { return nothingPublished(sources, carried: published.publishedFiles.count, clock, publisher) }
         options.progress?.begin(.rendering, total: 0)
         let (writer, reused) = try stagingWriter(publisher, record: published.previousSiteRecord)

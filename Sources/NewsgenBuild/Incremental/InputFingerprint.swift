@@ -10,7 +10,8 @@ package import NewsgenRender
 /// Articles are fed through the digest each keeps of its fields (`Fingerprint.Hasher.add(digestOf:)`); the rest through
 /// `Mirror`, so a field added to those types is fed without a change here. `InputFingerprintTests` checks Article's fields.
 package enum InputFingerprint {
-    package static func of(_ content: SiteContent, templates: TemplateSet) -> Fingerprint {
+    /// `listed` must be what `content.sources` list (`ListedStories(content.sources)`, made once by the build).
+    package static func of(_ content: SiteContent, templates: TemplateSet, listed: ListedStories? = nil) -> Fingerprint {
         var hasher = Fingerprint.Hasher()
         hasher.add("newsgen-input")
         hasher.add(NewsgenVersion.string)
@@ -41,7 +42,7 @@ package enum InputFingerprint {
         // The cache's order of stories with equal dates is not fixed, and a story two sources list is stored as whichever
         // copy was written last. Pages sort and deduplicate, so an archived story equal to a listed one shows nothing of its
         // own: the archive is fed without those, in an order of its own.
-        let unlisted = ListedStories(content.sources).unlisted(in: content.archive)
+        let unlisted = (listed ?? ListedStories(content.sources)).unlisted(in: content.archive)
         hasher.add(articles: unlisted.sorted {
             ($0.published ?? .distantPast, $0.id, $0.sourceID) > ($1.published ?? .distantPast, $1.id, $1.sourceID)
         })

@@ -30,8 +30,8 @@ package struct PublishedRecord: Sendable {
     package var publishedFiles: [String: Manifest.Entry] { last?.manifest.files ?? [:] }
 
     /// The fingerprint of this build's whole input (`InputFingerprint`), when a record is kept.
-    package func input(of content: SiteContent, templates: TemplateSet) -> Fingerprint? {
-        file == nil ? nil : InputFingerprint.of(content, templates: templates)
+    package func input(of content: SiteContent, templates: TemplateSet, listed: ListedStories) -> Fingerprint? {
+        file == nil ? nil : InputFingerprint.of(content, templates: templates, listed: listed)
     }
 
     /// Whether the output already holds, exactly, the site made from `input`: then rendering would only make it again.
@@ -68,10 +68,9 @@ package struct PublishedRecord: Sendable {
     package func recordPublished(_ site: RenderedSite, staged: Write.Staged, input: Fingerprint?, keptPrevious: Bool,
                                  logger: Logger) {
         guard let file, let previousSiteRecord else { return }
-        if keptPrevious, last?.filesAreIntact == true, rename(file.path, previousSiteRecord.path) == 0 {
-        } else {
-            try? FileManager.default.removeItem(at: previousSiteRecord)
-        }
+        // The record of the site set aside becomes the previous site's, when it still describes that site.
+        let recordKept = keptPrevious && last?.filesAreIntact == true && rename(file.path, previousSiteRecord.path) == 0
+        if !recordKept { try? FileManager.default.removeItem(at: previousSiteRecord) }
         let folders = staged.recordedFolders.map { Manifest.KnownFolders(recorded: $0, changed: site.rendered + staged.changed) }
         let manifest = Manifest.recording(site.fingerprints, output: publisher.output, input: input, previous: last?.manifest.files,
                                           rendered: Set(site.rendered), folders: folders)
