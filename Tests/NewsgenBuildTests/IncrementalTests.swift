@@ -171,7 +171,7 @@ struct IncrementalTests {
             let onDisk = Manifest.recording(saved.files.mapValues(\.fingerprint), output: site.output, input: saved.input)
             #expect(saved == onDisk)
             // In the order of its paths.
-            #expect(try Data(contentsOf: site.manifest) == Data(saved.encoded))
+            #expect(try Data(contentsOf: site.manifest) == Data(saved.text.utf8))
             #expect(saved.files.count == (try TestSupport.fileBytes(below: site.output)).count - 1, "every file but the marker")
         }
         #expect(prunedFromRecord >= 2, "the test means something only when staging folders are pruned from their records")
@@ -375,10 +375,10 @@ struct IncrementalTests {
         let output = URL(fileURLWithPath: "/srv/my site\\n/public")
         for input in [nil, Fingerprint.of(Data("input".utf8))] {
             let manifest = Manifest(output: output, files: files, folders: folders, input: input)
-            #expect(Manifest(encoded: Data(manifest.encoded)) == manifest)
-            #expect(manifest.encoded.split(separator: UInt8(ascii: "\n")).count == 3 + folders.count + files.count, "one line a record")
+            #expect(Manifest(text: Data(manifest.text.utf8)) == manifest)
+            #expect(manifest.text.split(separator: "\n").count == 3 + folders.count + files.count, "one line a record")
         }
-        let good = String(decoding: Manifest(output: output, files: files, folders: folders).encoded, as: UTF8.self)
+        let good = Manifest(output: output, files: files, folders: folders).text
         for broken in [
             good.replacingOccurrences(of: "newsgen manifest 3", with: "newsgen manifest 2"),
             good.replacingOccurrences(of: "file \(digest.hex) 12 ", with: "file \(digest.hex) twelve "),
@@ -394,7 +394,7 @@ struct IncrementalTests {
             good.replacingOccurrences(of: #"a name\\with"#, with: #"a name\qwith"#),
             "{\"format\": 2}",
         ] {
-            #expect(Manifest(encoded: Data(broken.utf8)) == nil, "\(broken.prefix(200))")
+            #expect(Manifest(text: Data(broken.utf8)) == nil, "\(broken.prefix(200))")
         }
     }
 

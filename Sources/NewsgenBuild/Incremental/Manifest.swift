@@ -61,7 +61,7 @@ package struct Manifest: Sendable, Equatable {
 
     /// The manifest at `file`, or `nil` when missing or unusable (another format, unreadable, another output folder).
     package static func load(from file: URL, output: URL) -> Manifest? {
-        guard let data = try? Data(contentsOf: file), let manifest = Manifest(encoded: data),
+        guard let data = try? Data(contentsOf: file), let manifest = Manifest(text: data),
               manifest.output == output.standardizedFileURL.path
         else { return nil }
         return manifest
@@ -73,7 +73,7 @@ package struct Manifest: Sendable, Equatable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let temporary = folder.appendingPathComponent(".\(file.lastPathComponent).\(getpid()).tmp")
         do {
-            try Data(encoded).write(to: temporary)
+            try Data(text.utf8).write(to: temporary)
             guard rename(temporary.path, file.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         } catch {
             unlink(temporary.path)
@@ -234,62 +234,58 @@ package struct Manifest: Sendable, Equatable {
     }
 }
 
-// MARK: - The bytes of the file
+// MARK: - The text of the file
 
 extension Manifest {
     private static let header = "newsgen manifest \(formatVersion)"
 
-    /// The file's bytes, records in path order so the same site gives the same file.
-    var encoded: [UInt8] {
-        var bytes = Array("\(Self.header)\noutput ".utf8)
-        Self.append(output, escapedTo: &bytes)
-        bytes += "\ninput \(input?.hex ?? "-")\n".utf8
+    /// The file's text, records in path order so the same site gives the same file.
+    var text: String {
+        var text = "\(Self.header)\noutput \(Self.escape(output))\ninput \(input?.hex ?? "-")\n"
         for (path, folder) in (folders ?? [:]).sorted(by: { $0.key < $1.key }) {
-            bytes += "folder \(folder.inode) \(folder.modified) ".utf8
-            Self.append(path, escapedTo: &bytes)
-            bytes.append(Self.newline)
+            text += "folder \(folder.inode) \(folder.modified) \(Self.escape(path))\n"
         }
-        bytes.reserveCapacity(bytes.count + files.count * 160)
         for (path, entry) in files.sorted(by: { $0.key < $1.key }) {
-            bytes += "file ".utf8
-            entry.fingerprint.appendHex(to: &bytes)
-            bytes += " \(entry.inode) \(entry.size) \(entry.modified) ".utf8
-            Self.append(path, escapedTo: &bytes)
-            bytes.append(Self.newline)
+            text += "file \(entry.fingerprint.hex) \(entry.inode) \(entry.size) \(entry.modified) \(Self.escape(path))\n"
         }
-        return bytes
+        return text
     }
 
     /// The manifest in `data`; `nil` for another format or any line that does not read.
-    init?(encoded data: Data) {
+    init?(text data: Data) {
+        // As an array: slicing `Data` byte by byte is several times slower.
         let bytes = [UInt8](data)
-        guard bytes.last == Self.newline else { return nil }
-        var lines = bytes.split(separator: Self.newline, omittingEmptySubsequences: false).dropLast()[...]
-        guard let header = lines.popFirst(), header.elementsEqual(Self.header.utf8),
+        guard bytes.last == UInt8(ascii: "\n") else { return nil }
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast()[...]
+        func field(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+        guard let header = lines.popFirst(), field(header) == Self.header,
               let outputLine = lines.popFirst(), outputLine.starts(with: "output ".utf8),
-              let output = Self.unescape(outputLine.dropFirst("output ".count)),
+              let output = Self.unescape(Substring(field(outputLine.dropFirst("output ".count)))),
               let inputLine = lines.popFirst(), inputLine.starts(with: "input ".utf8)
         else { return nil }
-        let inputHex = inputLine.dropFirst("input ".count)
-        let input = inputHex.elementsEqual("-".utf8) ? nil : inputHex.withUnsafeBufferPointer(Fingerprint.init(hex:))
-        guard input != nil || inputHex.elementsEqual("-".utf8) else { return nil }
+        let inputHex = field(inputLine.dropFirst("input ".count))
+        let input = inputHex == "-" ? nil : Fingerprint(hex: inputHex)
+        guard inputHex == "-" || input != nil else { return nil }
         var files: [String: Entry] = [:]
         var folders: [String: Folder] = [:]
         files.reserveCapacity(lines.count)
         for line in lines {
-            let isFile = line.starts(with: "file ".utf8)
-            let parts = line.split(separator: UInt8(ascii: " "), maxSplits: isFile ? 5 : 3, omittingEmptySubsequences: false)
-            if isFile {
-                guard parts.count == 6, let fingerprint = parts[1].withUnsafeBufferPointer(Fingerprint.init(hex:)),
-                      let inode = UInt64(digits: parts[2]), let size = Int64(digits: parts[3]),
-                      let modified = Int64(digits: parts[4]), let path = Self.unescape(parts[5]), !path.isEmpty
+            let parts = line.split(separator: UInt8(ascii: " "), maxSplits: line.starts(with: "file ".utf8) ? 5 : 3,
+                                   omittingEmptySubsequences: false).map(field)
+            switch parts.first {
+            case "file":
+                guard parts.count == 6, let fingerprint = Fingerprint(hex: parts[1]), let inode = UInt64(parts[2]),
+                      let size = Int64(parts[3]), let modified = Int64(parts[4]), let path = Self.unescape(Substring(parts[5])),
+                      !path.isEmpty
                 else { return nil }
                 files[path] = Entry(fingerprint: fingerprint, inode: inode, size: size, modified: modified)
-            } else {
-                guard parts.count == 4, parts[0].elementsEqual("folder".utf8), let inode = UInt64(digits: parts[1]),
-                      let modified = Int64(digits: parts[2]), let path = Self.unescape(parts[3])
+            case "folder":
+                guard parts.count == 4, let inode = UInt64(parts[1]), let modified = Int64(parts[2]),
+                      let path = Self.unescape(Substring(parts[3]))
                 else { return nil }
                 folders[path] = Folder(inode: inode, modified: modified)
+            default:
+                return nil
             }
         }
         self.output = output
@@ -298,55 +294,32 @@ extension Manifest {
         self.input = input
     }
 
-    private static let newline = UInt8(ascii: "\n")
-    private static let backslash = UInt8(ascii: "\\")
-
     /// A path on one line: `\` as `\\`, a line break as `\n`.
-    static func append(_ path: String, escapedTo bytes: inout [UInt8]) {
-        guard path.utf8.contains(where: { $0 == backslash || $0 == newline }) else { return bytes += path.utf8 }
-        for byte in path.utf8 {
-            switch byte {
-            case backslash: bytes += [backslash, backslash]
-            case newline: bytes += [backslash, UInt8(ascii: "n")]
-            default: bytes.append(byte)
-            }
-        }
+    static func escape(_ path: String) -> String {
+        guard path.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\n") }) else { return path }
+        return path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
     }
 
-    /// The path `append(_:escapedTo:)` wrote; `nil` for a `\` followed by anything but `\` or `n`.
-    static func unescape(_ escaped: ArraySlice<UInt8>) -> String? {
-        guard escaped.contains(backslash) else { return String(decoding: escaped, as: UTF8.self) }
-        var path: [UInt8] = []
-        var afterBackslash = false
-        for byte in escaped {
-            switch (afterBackslash, byte) {
-            case (false, backslash): afterBackslash = true
-            case (false, _): path.append(byte)
-            case (true, backslash): path.append(backslash); afterBackslash = false
-            case (true, UInt8(ascii: "n")): path.append(newline); afterBackslash = false
-            case (true, _): return nil
+    /// The path `escape` wrote; `nil` for a `\` followed by anything but `\` or `n`.
+    static func unescape(_ text: Substring) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "\\")) else { return String(text) }
+        var path = ""
+        var escaped = false
+        for character in text {
+            if escaped {
+                switch character {
+                case "\\": path.append("\\")
+                case "n": path.append("\n")
+                default: return nil
+                }
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                path.append(character)
             }
         }
-        return afterBackslash ? nil : String(decoding: path, as: UTF8.self)
-    }
-}
-
-private extension FixedWidthInteger {
-    /// The decimal number spelled by `digits` (a `-` first for a negative one); `nil` for anything else or an overflow.
-    init?(digits: ArraySlice<UInt8>) {
-        let negative = digits.first == UInt8(ascii: "-")
-        let magnitude = negative ? digits.dropFirst() : digits
-        guard !magnitude.isEmpty, !negative || Self.isSigned else { return nil }
-        var value: Self = 0
-        for byte in magnitude {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            let (shifted, overflowShift) = value.multipliedReportingOverflow(by: 10)
-            let digit = Self(byte - UInt8(ascii: "0"))
-            let (next, overflowAdd) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
-            guard !overflowShift, !overflowAdd else { return nil }
-            value = next
-        }
-        self = value
+        return escaped ? nil : path
     }
 }
 
