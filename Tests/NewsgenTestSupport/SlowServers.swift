@@ -5,6 +5,7 @@ import Glibc
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Synchronization
 
 /// Runs a real HTTP server on `host` (any 127.x.y.z address: Linux routes all of 127/8 to the
 /// loopback interface, so each address is a "host" of its own) for the length of `body`.
@@ -105,6 +106,32 @@ package func withTestServers<T: Sendable>(
     return try await withTestServer(host: host, { configure($0, host) }) { url in
         try await withTestServers(hosts: Array(hosts.dropFirst()), configure) { rest in
             try await body([url] + rest)
+        }
+    }
+}
+
+/// An event a test or a test server waits on: `wait()` returns once `open()` was called, at once if it already was.
+package final class Gate: Sendable {
+    private let state = Mutex((isOpen: false, waiters: [CheckedContinuation<Void, Never>]()))
+
+    package init() {}
+
+    package func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    package func wait() async {
+        await withCheckedContinuation { continuation in
+            let isOpen = state.withLock { state in
+                if !state.isOpen { state.waiters.append(continuation) }
+                return state.isOpen
+            }
+            if isOpen { continuation.resume() }
         }
     }
 }
