@@ -22,7 +22,7 @@ struct HTTPFetchTests {
     }
 
     @discardableResult
-    func withFetcher<T>(timeout: Duration = .seconds(10), maximumBytes: Int = 10 * 1_048_576, _ body: (HTTPFetcher) async throws -> T) async throws -> T {
+    func withFetcher<T>(timeout: Duration = .seconds(60), maximumBytes: Int = 10 * 1_048_576, _ body: (HTTPFetcher) async throws -> T) async throws -> T {
         let fetcher = HTTPFetcher(timeout: timeout, maximumBytes: maximumBytes)
         do {
             let result = try await body(fetcher)
