@@ -181,13 +181,15 @@ package struct Publisher: Sendable {
         }
     }
 
-    /// Removes the staging folders this process made, for a build ended by a signal (never the served folder).
+    /// Removes the staging folders this process made, for a build ended by a signal (never the served folder). Each is
+    /// renamed first: the build's threads, possibly still at work, write by path, so they add nothing to it once moved.
     package func removeOwnStaging() {
         let parent = output.deletingLastPathComponent()
         let own = "\(stagingPrefix)\(ProcessInfo.processInfo.processIdentifier)-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
         for name in names where name.hasPrefix(own) {
-            remove(parent.appendingPathComponent(name), what: "a build that was stopped")
+            let folder = parent.appendingPathComponent(name), stopped = parent.appendingPathComponent(name + "-stopped")
+            remove(rename(folder.path, stopped.path) == 0 ? stopped : folder, what: "a build that was stopped")
         }
     }
 
