@@ -308,7 +308,7 @@ struct CronHistoryTests {
             try world.write()
             let before = run == 0 ? nil : try IncrementalTests.Snapshot(incremental.output)
             let report = try await incremental.build(world, full: false)
-            try await full.build(world, full: true)
+            _ = try await full.build(world, full: true)
             let after = try IncrementalTests.Snapshot(incremental.output)
             let reference = try IncrementalTests.Snapshot(full.output)
             let differing = after.changed(in: reference).sorted()

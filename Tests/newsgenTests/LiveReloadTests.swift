@@ -77,7 +77,7 @@ extension CLITests {
         let paths = FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []
         return try paths.compactMap { path in
             var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder)
+            _ = FileManager.default.fileExists(atPath: folder.appendingPathComponent(path).path, isDirectory: &isFolder)
             return isFolder.boolValue ? nil : (path, try Data(contentsOf: folder.appendingPathComponent(path)))
         }
     }
