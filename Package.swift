@@ -94,16 +94,14 @@ let package = Package(
                 "NewsgenModel", "NewsgenXML", "NewsgenConfig",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            swiftSettings: layer,
-            plugins: ["EmbedFiles"]
+            swiftSettings: layer
         ),
         // libxml2 checks of every output file against the embedded RELAX NG schemas and rules.
         .target(
             name: "NewsgenValidate",
             dependencies: ["NewsgenModel", "NewsgenXML"],
             exclude: ["Schemas"],
-            swiftSettings: layer,
-            plugins: ["EmbedFiles"]
+            swiftSettings: layer
         ),
         // The stages as values, the build, its assembly, the lock and the publisher.
         .target(
@@ -121,9 +119,6 @@ let package = Package(
             dependencies: ["NewsgenModel", "NewsgenXML", "NewsgenConfig", "NewsgenFetch"],
             swiftSettings: layer
         ),
-        // Templates/ and the .rng schemas, embedded into the binary at build time.
-        .executableTarget(name: "EmbedFilesTool", path: "Plugins/EmbedFilesTool"),
-        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["EmbedFilesTool"]),
         .executableTarget(
             name: "newsgen",
             dependencies: [

@@ -1,5 +1,5 @@
-/// The default theme: `Templates/` as it was when newsgen was built, embedded by the
-/// EmbedFiles plugin. Used when site.json names no templates folder and there is no
+/// The default theme: `Templates/` as `Scripts/embed-files` embedded it (`EmbeddedFiles.theme`).
+/// Used when site.json names no templates folder and there is no
 /// Templates folder beside it, so that an installed binary needs nothing else.
 enum DefaultTheme {
     /// Mustache templates by name (the path below Templates/ without `.mustache`).

@@ -82,7 +82,7 @@ package struct TemplateSet: Sendable {
         try check(sources: sources, location: { folder.appendingPathComponent($0).path })
     }
 
-    /// The default theme built into newsgen (the EmbedFiles plugin embeds Templates/). Its texts are compiled in, so the
+    /// The default theme built into newsgen (Templates/, embedded by Scripts/embed-files). Its texts are compiled in, so the
     /// tests check them (`checking: true`) rather than every build.
     static func builtIn(checking: Bool = false) throws(TemplateError) -> TemplateSet {
         let texts = Dictionary(uniqueKeysWithValues: DefaultTheme.templates.map { ($0.key + ".mustache", $0.value) })

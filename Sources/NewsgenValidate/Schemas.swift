@@ -1,6 +1,6 @@
 import NewsgenXML
 /// The RELAX NG schemas builds check feeds, OPML and sitemaps against. Each `.rng` in `Schemas/` is the only copy,
-/// embedded by the EmbedFiles plugin, as a release binary carries no resource bundle. Dates, id uniqueness and the
+/// embedded by Scripts/embed-files (`EmbeddedFiles.schemas`), as a release binary carries no resource bundle. Dates, id uniqueness and the
 /// self link are left to `FeedRules`, whose messages are more precise.
 enum Schemas {
     /// The schema files by the kind of file they check, with the name used in messages.

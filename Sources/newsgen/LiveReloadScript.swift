@@ -1,6 +1,6 @@
 /// `/_newsgen/live.js`, which `serve --watch` adds to the pages it serves (see `LiveReload`).
 ///
-/// A string here rather than a file embedded by the EmbedFiles plugin: it is one small script,
+/// A string here rather than a file embedded by Scripts/embed-files: it is one small script,
 /// and only this target serves it. It builds its banner with DOM calls and `textContent` (never
 /// markup from the stream) and styles it through the CSSOM, which a page's
 /// Content-Security-Policy allows where it would refuse a `style` attribute.

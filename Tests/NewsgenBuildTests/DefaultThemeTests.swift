@@ -12,19 +12,19 @@ import NewsgenTestSupport
 struct DefaultThemeTests {
     static let theme = TestSupport.repository.appendingPathComponent("Templates")
 
-    @Test("the EmbedFiles plugin builds Templates/ into the binary, every file, byte for byte")
+    @Test("the theme built into the binary is Templates/, every file, byte for byte (Scripts/embed-files)")
     func matchesTemplatesFolder() throws {
         let files = try #require(FileManager.default.enumerator(atPath: Self.theme.path)?.allObjects as? [String])
         let templates = files.filter { $0.hasSuffix(".mustache") }
-        #expect(Set(templates.map { String($0.dropLast(".mustache".count)) }) == Set(DefaultTheme.templates.keys))
+        #expect(Set(templates.map { String($0.dropLast(".mustache".count)) }) == Set(DefaultTheme.templates.keys), "run Scripts/embed-files")
         for file in templates {
             let text = try String(contentsOf: Self.theme.appendingPathComponent(file), encoding: .utf8)
-            #expect(DefaultTheme.templates[String(file.dropLast(".mustache".count))] == text, "\(file) differs")
+            #expect(DefaultTheme.templates[String(file.dropLast(".mustache".count))] == text, "\(file) differs from its embedded copy: run Scripts/embed-files")
         }
         let assets = files.filter { $0.hasPrefix("assets/") && !$0.hasSuffix("/") && $0 != "assets" }
-        #expect(Set(assets.map { String($0.dropFirst("assets/".count)) }) == Set(DefaultTheme.assets.keys))
+        #expect(Set(assets.map { String($0.dropFirst("assets/".count)) }) == Set(DefaultTheme.assets.keys), "run Scripts/embed-files")
         for file in assets {
-            #expect(DefaultTheme.assets[String(file.dropFirst("assets/".count))] == (try String(contentsOf: Self.theme.appendingPathComponent(file), encoding: .utf8)), "\(file) differs")
+            #expect(DefaultTheme.assets[String(file.dropFirst("assets/".count))] == (try String(contentsOf: Self.theme.appendingPathComponent(file), encoding: .utf8)), "\(file) differs from its embedded copy: run Scripts/embed-files")
         }
     }
 

@@ -60,9 +60,10 @@ struct SchemaTests {
         let folder = TestSupport.repository.appendingPathComponent("Sources/NewsgenValidate/Schemas")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".rng") }
         #expect(Set(files) == Set(Schemas.files.map(\.file)))
-        #expect(Set(EmbeddedFiles.schemas.keys) == Set(files))
+        #expect(Set(EmbeddedFiles.schemas.keys) == Set(files), "run Scripts/embed-files")
         for file in files {
-            #expect(EmbeddedFiles.schemas[file] == (try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)), "\(file)")
+            #expect(EmbeddedFiles.schemas[file] == (try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)),
+                    "\(file) differs from its embedded copy: run Scripts/embed-files")
         }
     }
 
