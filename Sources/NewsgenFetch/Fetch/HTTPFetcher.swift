@@ -33,7 +33,7 @@ public struct HTTPFetcher: Sendable {
     /// A fetcher with its own client, made when first needed; call `shutdown()` when done. Requests carrying a
     /// secret (NewsAPI's X-Api-Key) need `followRedirects: false`: AsyncHTTPClient forwards custom headers on redirect.
     public init(followRedirects: Bool = true, timeout: Duration = .seconds(30), maximumBytes: Int = 10 * 1_048_576) {
-        client = Client(owned: { Self.makeClient(maximumBytes: maximumBytes, followRedirects: followRedirects, connecting: timeout) })
+        client = Client(owned: { Self.makeClient(maximumBytes: maximumBytes, followRedirects: followRedirects) })
         self.timeout = timeout
         self.maximumBytes = maximumBytes
     }
@@ -85,11 +85,13 @@ public struct HTTPFetcher: Sendable {
         }
     }
 
-    /// A client whose connections, and waits for one in the pool, take at most `connecting`: the fetcher's deadline, which
-    /// `get` puts over the whole request, body included (so no read timeout either).
-    static func makeClient(maximumBytes: Int = 10 * 1_048_576, followRedirects: Bool = true, connecting: Duration) -> HTTPClient {
+    /// The client of a fetcher. `connecting` bounds making a connection and waiting for one in the pool: a request whose
+    /// deadline passes meanwhile ends only then, since AsyncHTTPClient does not give up a connection under way.
+    package static func makeClient(maximumBytes: Int = 10 * 1_048_576, followRedirects: Bool = true,
+                                   connecting: Duration = .seconds(10)) -> HTTPClient {
         var configuration = HTTPClient.Configuration(
             redirectConfiguration: followRedirects ? .follow(max: 5, allowCycles: false) : .disallow,
+            // No read timeout: `get` puts one deadline over the whole request, body included.
             timeout: .init(connect: TimeAmount(connecting), read: nil),
             decompression: .enabled(limit: .size(maximumBytes))
         )
