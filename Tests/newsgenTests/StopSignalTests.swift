@@ -49,12 +49,10 @@ struct StopSignalTests {
     }
 
     /// Set once, read from the server's tasks.
-    final class Flag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = false
-        var isSet: Bool { lock.withLock { value } }
-        func set() { lock.withLock { value = true } }
-    }
+    /// How long a stopped build may take to exit in these tests: 2 s on an idle machine, several on one running this suite
+    /// beside two compilers. What the tests hold up (a source, minutes of parsing) lasts longer than this, so a build that
+    /// waited for it instead of stopping fails them however loaded the machine is.
+    static let stopBound: Duration = .seconds(30)
 
     /// The staging folders beside `public`.
     func staging(in site: URL) throws -> [String] {
@@ -75,17 +73,17 @@ struct StopSignalTests {
     @Test("SIGTERM and SIGINT while a source is slow: exit 143 / 130, one line, nothing published, no staging, lock free",
           arguments: [(SIGTERM, "SIGTERM", Int32(143)), (SIGINT, "SIGINT", Int32(130))])
     func stopWhileFetching(signal: Int32, name: String, status: Int32) async throws {
-        let requested = RequestLog()
-        let release = Flag()
+        let requested = Gate()
+        let release = Gate()
         try await withTestServer({ router in
             router.get("slow.xml") { request, _ in
-                requested.record(request)
-                // Holds the build in its fetch stage until the test is done (at most 10 s).
-                for _ in 0..<200 where !release.isSet { try await Task.sleep(for: .milliseconds(50)) }
+                requested.open()
+                // Holds the build in its fetch stage until the test is done.
+                await release.wait()
                 return Response(status: .serviceUnavailable)
             }
         }) { server in
-            defer { release.set() }
+            defer { release.open() }
             let site = try CLITests().sampleSite()
             try setTitle("Before", in: site, extraSource: server.appendingPathComponent("slow.xml").absoluteString)
             let first = try Running(["build", "--offline"], in: site)
@@ -95,12 +93,11 @@ struct StopSignalTests {
 
             try setTitle("After", in: site)
             let build = try Running(["build", "--refresh"], in: site)
-            for _ in 0..<200 where requested.count == 0 { try await Task.sleep(for: .milliseconds(50)) }
-            try #require(requested.count > 0, "the build reached the slow source")
+            await requested.wait()
             build.signal(signal)
             let started = ContinuousClock.now
             let stopped = await build.finish()
-            #expect(ContinuousClock.now - started < .seconds(5), "the build stopped promptly")
+            #expect(ContinuousClock.now - started < Self.stopBound, "the build stopped while the source still held its request")
             #expect(stopped.reason == .exit && stopped.status == status, "\(stopped.reason) \(stopped.status): \(stopped.stderr)")
             #expect(stopped.stderr == "newsgen: build stopped by \(name); nothing was published\n")
             #expect(try TestSupport.fileBytes(below: site.appendingPathComponent("public")) == before, "the served site is untouched")
@@ -150,9 +147,7 @@ struct StopSignalTests {
             let started = ContinuousClock.now
             let stopped = await build.finish()
             let took = ContinuousClock.now - started
-            // 2 s on a machine not also running the rest of this suite (0.3–0.5 s measured alone,
-            // about 1 s beside two busy processes); the suite's other builds can slow it further.
-            #expect(took < .seconds(5), "stopped in \(took)")
+            #expect(took < Self.stopBound, "stopped in \(took), while the feeds were still being parsed")
             #expect(stopped.reason == .exit && stopped.status == 143, "\(stopped.reason) \(stopped.status): \(stopped.stderr)")
             #expect(stopped.stderr.hasSuffix("newsgen: build stopped by SIGTERM; nothing was published\n")
                     || stopped.stderr.hasSuffix(Self.forcedStop("SIGTERM")), "\(stopped.stderr)")
