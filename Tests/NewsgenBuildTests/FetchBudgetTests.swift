@@ -43,11 +43,12 @@ struct FetchBudgetTests {
                 var config = try NewsAPITestSupport.config(server: healthy, sources: [
                     Self.feed("dead", silent.appendingPathComponent("feed")), Self.feed("fine", healthy.appendingPathComponent("feed")),
                 ])
-                config.timeoutSeconds = 60
+                config.timeoutSeconds = 3600
                 config.fetchBudgetSeconds = 8
-                let (reports, log, seconds) = try await withHTTPFetcher(timeout: .seconds(60)) { http in await Self.run(config, store: store, http: http) }
+                let (reports, log, seconds) = try await withHTTPFetcher(timeout: .seconds(3600)) { http in await Self.run(config, store: store, http: http) }
 
-                #expect(seconds >= 7.9 && seconds < 40, "took \(seconds) s with an 8 s budget and a 60 s deadline")
+                // 8 s on an idle machine, over a minute beside the rest of the suite on two busy cores.
+                #expect(seconds >= 7.9 && seconds < 600, "took \(seconds) s with an 8 s budget and an hour's deadline")
                 let dead = try #require(reports.first { $0.id == "dead" })
                 #expect(dead.status == .stale(lastSuccess: Self.now.addingTimeInterval(-86_400), error: "stopped by the 8 s fetch budget"))
                 #expect(dead.articles.map(\.id) == ["old"])
@@ -77,10 +78,10 @@ struct FetchBudgetTests {
             var config = try NewsAPITestSupport.config(server: silent, sources: [
                 SourceConfig(id: "quick", kind: .feed(.remote(silent.appendingPathComponent("feed"))), timeoutSeconds: 1),
             ])
-            config.timeoutSeconds = 60
-            let (reports, _, seconds) = try await withHTTPFetcher(timeout: .seconds(60)) { http in await Self.run(config, http: http) }
+            config.timeoutSeconds = 3600
+            let (reports, _, seconds) = try await withHTTPFetcher(timeout: .seconds(3600)) { http in await Self.run(config, http: http) }
             #expect(reports.first?.status == .unavailable(since: Self.now, error: "no complete answer within 1 s"))
-            #expect(seconds < 40, "took \(seconds) s; the site's deadline is 60 s")
+            #expect(seconds < 600, "took \(seconds) s; the site's deadline is an hour")
         }
     }
 
