@@ -222,7 +222,7 @@ struct CLITests {
             return (response.status, response.headers["content-type"], response.body)
         }
         var ready = false
-        for _ in 0..<100 where !ready {
+        for _ in 0..<600 where !ready {
             try await Task.sleep(for: .milliseconds(200))
             ready = (try? await get("/")) != nil
         }

@@ -55,10 +55,10 @@ extension CLITests {
         try await client.shutdown()
     }
 
-    /// Waits (at most 30 s: a rebuild of the sample site takes a few seconds on a busy machine)
-    /// until `condition` holds; whether it did.
+    /// Waits (at most 120 s: a rebuild of the sample site takes a few seconds alone, far longer beside the rest of the
+    /// suite on two busy cores) until `condition` holds; whether it did.
     func waitUntil(_ condition: () -> Bool) async throws -> Bool {
-        for _ in 0..<150 {
+        for _ in 0..<600 {
             if condition() { return true }
             try await Task.sleep(for: .milliseconds(200))
         }

@@ -88,7 +88,7 @@ extension CLITests {
             err.fileHandleForReading.readabilityHandler = nil
         }
         var ready = false
-        for _ in 0..<150 where !ready {
+        for _ in 0..<600 where !ready {
             try await Task.sleep(for: .milliseconds(200))
             ready = output.text.contains("serving ")
         }
@@ -230,11 +230,11 @@ extension CLITests {
             try await withServe(site, port: port, ["--watch"]) { output, process in
                 kill(process.processIdentifier, signal)
                 var stopped = false
-                for _ in 0..<50 where !stopped {
+                for _ in 0..<300 where !stopped {
                     try await Task.sleep(for: .milliseconds(100))
                     stopped = !process.isRunning
                 }
-                #expect(stopped, "signal \(signal): still running after 5 s: \(output.text)")
+                #expect(stopped, "signal \(signal): still running after 30 s: \(output.text)")
                 if stopped { #expect(process.terminationStatus == 0, "signal \(signal): \(output.text)") }
             }
         }
