@@ -151,6 +151,29 @@ extension CLITests {
         }
     }
 
+    @Test("serve: a folder asked for without its slash redirects to the folder, keeping the query as written")
+    func serveFolderRedirectKeepsQuery() async throws {
+        let site = try sampleSite()
+        let port = try TestSupport.serverPort()
+        try await withServe(site, port: port) { _ in
+            let cases = [
+                ("/search?q=harbour", "/search/?q=harbour"),
+                ("/search?q=caf%C3%A9+bar&page=2", "/search/?q=caf%C3%A9+bar&page=2"),
+                ("/search", "/search/"),
+                ("/archive?", "/archive/"),
+                ("//search?q=harbour", "/search/?q=harbour"),
+            ]
+            for (asked, location) in cases {
+                let answer = try await raw("GET", asked, port: port)
+                #expect(answer.status == 301, "\(asked)")
+                #expect(answer.headers["location"] == location, "\(asked)")
+            }
+            let followed = try await raw("GET", "/search/?q=harbour", port: port)
+            #expect(followed.status == 200)
+            #expect(followed.headers["content-type"] == "text/html; charset=utf-8")
+        }
+    }
+
     @Test("serve on a port in use: one error line naming the port, exit 1, no build")
     func servePortInUse() async throws {
         let site = try sampleSite()
