@@ -48,7 +48,7 @@ struct SavedBuildTests {
         let (folder, result, _) = try await build(saved: ["saved.json": #"{"read-later": [{"url": "https://example.com/a"}]}"#])
         guard case .failure(let error) = result else { Issue.record("built"); return }
         #expect(error.stage == .mergeSavedLists)
-        #expect(error.description == folder.appendingPathComponent("saved.json").path + ": read-later: unknown key; did you mean readLater? (allowed: favorites, readLater)")
+        #expect(error.description == folder.appendingPathComponent("saved.json").path + ":1:2: read-later: unknown key; did you mean readLater? (allowed: favorites, readLater)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("public").path))
     }
 }

@@ -165,11 +165,39 @@ struct CLITests {
         try #"{"sources": [{"id": "a", "fead": "x.xml"}]}"#.write(to: site.appendingPathComponent("site.json"), atomically: true, encoding: .utf8)
         let run = try await newsgen(["build"], in: site)
         #expect(run.status == 1)
-        #expect(run.stderr == "newsgen: error: site.json: sources[0].fead: unknown key; did you mean feed? (allowed: id, name, category, feed, newsapi, json, refreshMinutes, timeoutSeconds)\n")
+        #expect(run.stderr == "newsgen: error: site.json:1:26: sources[0].fead: unknown key; did you mean feed? (allowed: id, name, category, feed, newsapi, json, refreshMinutes, timeoutSeconds)\n")
         #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("public").path))
         let missing = try await newsgen(["build", "--config", "nope.json"], in: site)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("nope.json: not found"))
+    }
+
+    @Test("config errors name site.json as --config gave it, with the line and column of the key")
+    func configErrorsNameTheGivenPath() async throws {
+        let site = try sampleSite()
+        let folder = site.appendingPathComponent("a")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try """
+            {
+              "title": "A",
+              "titel": "A",
+              "sources": [{"id": "world", "feed": "../Samples/feeds/world.xml"}]
+            }
+            """.write(to: folder.appendingPathComponent("site.json"), atomically: true, encoding: .utf8)
+        let allowed = "(allowed: title, description, baseURL, language, output, templates, cache, saved, articlesPerSource, maxCacheAgeDays, keepDays, refreshMinutes, timeoutSeconds, fetchBudgetSeconds, newsapi, sources, static)"
+        let absolute = folder.appendingPathComponent("site.json").path
+        for given in [absolute, "a/site.json", "./a/../a/site.json"] {
+            for command in [["build"], ["sources"], ["saved", "list"], ["add", "https://example.org/", "--dry-run"]] {
+                let run = try await newsgen(command + ["--config", given], in: site)
+                #expect(run.status == 1, "\(command) \(given): \(run.stderr)")
+                #expect(run.stderr == "newsgen: error: \(given):3:3: titel: unknown key; did you mean title? \(allowed)\n", "\(command) \(given)")
+            }
+        }
+        let saved = site.appendingPathComponent("Samples/saved.json")
+        try #"{"favorites": [], "readLater": [{"url": "https://example.com/", "titel": "x"}]}"#.write(to: saved, atomically: true, encoding: .utf8)
+        let list = try await newsgen(["saved", "list"], in: site)
+        #expect(list.status == 1)
+        #expect(list.stderr == "newsgen: error: \(saved.standardizedFileURL.path):1:65: readLater[0].titel: unknown key; did you mean title? (allowed: url, id, title, savedAt)\n")
     }
 
     @Test("usage errors exit 2", arguments: [["build", "--bogus"], ["frobnicate"], ["build", "--quiet", "--verbose"], ["validate"], ["validate", "public", "--format", "xml"]])

@@ -37,7 +37,7 @@ extension CLITests {
         let before = try TestSupport.fileBytes(below: site)
         let run = try await newsgen(["build", "--offline"], in: site)
         #expect(run.status == 1)
-        #expect(run.stderr.hasPrefix("newsgen: error: site.json: output: "), "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("newsgen: error: site.json:6:3: output: "), "\(run.stderr)")
         #expect(run.stderr.contains("contains saved (\(site.path)/Samples/saved.json)"), "\(run.stderr)")
         #expect(try TestSupport.fileBytes(below: site) == before)
     }
