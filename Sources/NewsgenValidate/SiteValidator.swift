@@ -42,6 +42,25 @@ enum FileKind: Hashable, Sendable {
         return name[bytes.index(after: separator)..<bytes.index(after: last)]
     }
 
+    /// The kinds that get checks, in the order a summary names them.
+    static let checkedKinds: [FileKind] = [.page, .rss, .atom, .jsonFeed, .opml, .sitemap, .json, .xml]
+
+    /// What a summary calls `count` files of this kind: `169 HTML pages`, `1 sitemap`.
+    func counted(_ count: Int) -> String {
+        let (one, many) = switch self {
+        case .page: ("HTML page", "HTML pages")
+        case .rss: ("RSS feed", "RSS feeds")
+        case .atom: ("Atom feed", "Atom feeds")
+        case .jsonFeed: ("JSON Feed", "JSON Feeds")
+        case .opml: ("OPML file", "OPML files")
+        case .sitemap: ("sitemap", "sitemaps")
+        case .json: ("JSON file", "JSON files")
+        case .xml: ("XML file", "XML files")
+        case .other: ("other file", "other files")
+        }
+        return "\(count) \(count == 1 ? one : many)"
+    }
+
     var schemaRule: ValidationRule? {
         switch self {
         case .rss: .rssSchema
@@ -71,7 +90,17 @@ public enum SiteValidator {
         let problems = await Parallel.map(order) { index in
             check(file: rootPath + paths[index], path: paths[index], context: context)
         }.flatMap { $0 }
-        return ValidationReport(filesChecked: order.count, problems: ordered(problems))
+        var report = ValidationReport(filesChecked: order.count, problems: ordered(problems))
+        for index in order {
+            let kind = FileKind(path: paths[index])
+            if kind == .other {
+                let name = paths[index].split(separator: "/").last.map { String($0).lowercased() } ?? ""
+                report.uncheckedByExtension[String(FileKind.fileExtension(of: name)), default: 0] += 1
+            } else {
+                report.checkedByKind[kind, default: 0] += 1
+            }
+        }
+        return report
     }
 
     /// Checks rendered files from memory, before they reach the disk, so nothing is read back to be validated.
