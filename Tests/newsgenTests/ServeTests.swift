@@ -201,6 +201,33 @@ extension CLITests {
         }
     }
 
+    @Test("serve --watch: a failed rebuild says it failed and that the last good site is still served, never 'rebuilt'")
+    func serveWatchFailedRebuild() async throws {
+        let site = try sampleSite()
+        let port = try TestSupport.serverPort()
+        try await withServe(site, port: port, ["--watch"]) { output in
+            #expect(try await waitUntil { output.text.contains("newsgen: watching ") }, "\(output.text)")
+            let feed = try await raw("GET", "/feeds/headlines.rss", port: port)
+            let config = site.appendingPathComponent("site.json")
+            try editWatched(config, { $0.replacingOccurrences(of: #""output""#, with: #""titel": "x", "output""#) }, later: 5)
+            #expect(try await waitUntil { output.text.contains("newsgen: rebuild failed after ") }, "\(output.text)")
+            let lines = output.text.split(separator: "\n").map(String.init)
+            let failed = try #require(lines.firstIndex { $0.hasPrefix("newsgen: rebuild failed after ") })
+            let match = try #require(lines[failed].wholeMatch(of: /newsgen: rebuild failed after \d+\.\d\d s \(see the error above\); still serving the last good site from (.+), its pages showing the error until a rebuild succeeds/), lines[failed])
+            let served = String(match.1)
+            #expect([site.appendingPathComponent("public").path, site.resolvingSymlinksInPath().appendingPathComponent("public").path].contains(served), "\(served)")
+            #expect(lines[failed - 1].hasPrefix("newsgen: error: site.json:6:3: titel: unknown key; did you mean title?"), "\(output.text)")
+            #expect(!output.text.contains("rebuilt"), "\(output.text)")
+            let still = try await raw("GET", "/feeds/headlines.rss", port: port)
+            #expect(still.status == 200)
+            #expect(still.body == feed.body, "the last good site's files")
+
+            try editWatched(config, { $0.replacingOccurrences(of: #""titel": "x", "#, with: "") }, later: 10)
+            #expect(try await waitUntil { output.text.contains("newsgen: rebuilt in ") }, "\(output.text)")
+            #expect(output.text.contains(/\nnewsgen: rebuilt in \d+\.\d\d s\n/), "\(output.text)")
+        }
+    }
+
     @Test("serve: a page asked for again with its ETag answers 304 Not Modified, without the page")
     func serveConditionalGet() async throws {
         let site = try sampleSite()
