@@ -78,7 +78,7 @@ struct ConfigReader {
     /// A problem with `key` at its name in the file; with the object's position when the key is missing or `key` is
     /// empty (the object itself).
     func error(_ key: String, _ message: String) -> ConfigError {
-        let offset = key.isEmpty ? object.offset : object.members?.first { $0.key == key }?.keyOffset ?? object.offset
+        let offset = key.isEmpty ? object.offset : object.members?.first(where: { $0.key == key })?.keyOffset ?? object.offset
         return document.error(key.isEmpty ? path : child(key), at: offset, message)
     }
 

@@ -42,8 +42,41 @@ enum FileKind: Hashable, Sendable {
         return name[bytes.index(after: separator)..<bytes.index(after: last)]
     }
 
-    /// The kinds that get checks, in the order a summary names them.
-    static let checkedKinds: [FileKind] = [.page, .rss, .atom, .jsonFeed, .opml, .sitemap, .json, .xml]
+    var schemaRule: ValidationRule? {
+        switch self {
+        case .rss: .rssSchema
+        case .atom: .atomSchema
+        case .opml: .opmlSchema
+        case .sitemap: .sitemapSchema
+        default: nil
+        }
+    }
+}
+
+/// What `newsgen validate`'s summary counts a checked file as: its kind, with SVG images apart from other XML. The
+/// cases are in the order the summary names them.
+enum SummaryKind: CaseIterable, Hashable, Sendable {
+    case page, rss, atom, jsonFeed, opml, sitemap, json, xml, svg
+
+    /// The kind of the file at `path`; `nil` for a file that gets no checks.
+    init?(path: String) {
+        switch FileKind(path: path) {
+        case .page: self = .page
+        case .rss: self = .rss
+        case .atom: self = .atom
+        case .jsonFeed: self = .jsonFeed
+        case .opml: self = .opml
+        case .sitemap: self = .sitemap
+        case .json: self = .json
+        case .xml: self = FileKind.fileExtension(of: Self.name(of: path)) == "svg" ? .svg : .xml
+        case .other: return nil
+        }
+    }
+
+    /// The last part of a path, lowercased.
+    static func name(of path: String) -> String {
+        path.split(separator: "/").last.map { String($0).lowercased() } ?? ""
+    }
 
     /// What a summary calls `count` files of this kind: `169 HTML pages`, `1 sitemap`.
     func counted(_ count: Int) -> String {
@@ -56,19 +89,9 @@ enum FileKind: Hashable, Sendable {
         case .sitemap: ("sitemap", "sitemaps")
         case .json: ("JSON file", "JSON files")
         case .xml: ("XML file", "XML files")
-        case .other: ("other file", "other files")
+        case .svg: ("SVG image", "SVG images")
         }
         return "\(count) \(count == 1 ? one : many)"
-    }
-
-    var schemaRule: ValidationRule? {
-        switch self {
-        case .rss: .rssSchema
-        case .atom: .atomSchema
-        case .opml: .opmlSchema
-        case .sitemap: .sitemapSchema
-        default: nil
-        }
     }
 }
 
@@ -92,12 +115,10 @@ public enum SiteValidator {
         }.flatMap { $0 }
         var report = ValidationReport(filesChecked: order.count, problems: ordered(problems))
         for index in order {
-            let kind = FileKind(path: paths[index])
-            if kind == .other {
-                let name = paths[index].split(separator: "/").last.map { String($0).lowercased() } ?? ""
-                report.uncheckedByExtension[String(FileKind.fileExtension(of: name)), default: 0] += 1
-            } else {
+            if let kind = SummaryKind(path: paths[index]) {
                 report.checkedByKind[kind, default: 0] += 1
+            } else {
+                report.uncheckedByExtension[String(FileKind.fileExtension(of: SummaryKind.name(of: paths[index]))), default: 0] += 1
             }
         }
         return report

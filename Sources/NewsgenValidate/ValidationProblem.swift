@@ -87,7 +87,7 @@ public struct ValidationReport: Sendable {
     public var problems: [ValidationProblem]
     public var isValid: Bool { problems.isEmpty }
     /// The files that got checks, by kind (counted by `SiteValidator.validate`).
-    var checkedByKind: [FileKind: Int] = [:]
+    var checkedByKind: [SummaryKind: Int] = [:]
     /// The files that get no checks (styles, scripts, images), by extension in lowercase ("" for none).
     var uncheckedByExtension: [String: Int] = [:]
 
@@ -128,7 +128,7 @@ public struct ValidationReport: Sendable {
         let unchecked = uncheckedByExtension.values.reduce(0, +)
         guard checked + unchecked == filesChecked, filesChecked > 0 else { return summary }
         var text = unchecked > 0 ? "checked \(checked) of \(filesChecked) files" : "checked \(Self.counted(checked, "file", "files"))"
-        let kinds = FileKind.checkedKinds.compactMap { kind in checkedByKind[kind].map(kind.counted) }
+        let kinds = SummaryKind.allCases.compactMap { kind in checkedByKind[kind].map(kind.counted) }
         if !kinds.isEmpty { text += " (" + kinds.joined(separator: ", ") + ")" }
         if unchecked > 0 {
             // Most common first, then by name, files without an extension last among as many.

@@ -63,13 +63,13 @@ struct NameCountsTests {
         }
         let report = await SiteValidator.validate(directory: folder)
         #expect(report.filesChecked == 8)
-        #expect(report.checkSummary == "checked 4 of 8 files (2 JSON files, 2 XML files); 4 have no checks (2 .css, 1 .js, 1 without an extension): 1 problem in 1 file")
+        #expect(report.checkSummary == "checked 4 of 8 files (2 JSON files, 1 XML file, 1 SVG image); 4 have no checks (2 .css, 1 .js, 1 without an extension): 1 problem in 1 file")
 
         try FileManager.default.removeItem(at: folder.appendingPathComponent("assets"))
         try FileManager.default.removeItem(at: folder.appendingPathComponent("CNAME"))
         try FileManager.default.removeItem(at: folder.appendingPathComponent("bad.json"))
         let clean = await SiteValidator.validate(directory: folder)
-        #expect(clean.checkSummary == "checked 3 files (1 JSON file, 2 XML files): 0 problems")
+        #expect(clean.checkSummary == "checked 3 files (1 JSON file, 1 XML file, 1 SVG image): 0 problems")
     }
 
     @Test("the fixture site's summary names every kind it holds")
@@ -79,13 +79,13 @@ struct NameCountsTests {
         let kinds = try FileManager.default.subpathsOfDirectory(atPath: site.path).filter {
             var isFolder: ObjCBool = false
             return FileManager.default.fileExists(atPath: site.appendingPathComponent($0).path, isDirectory: &isFolder) && !isFolder.boolValue
-        }.map { FileKind(path: $0) }
+        }.map { SummaryKind(path: $0) }
         #expect(kinds.count == report.filesChecked)
-        let named = FileKind.checkedKinds.compactMap { kind -> String? in
+        let named = SummaryKind.allCases.compactMap { kind -> String? in
             let count = kinds.count { $0 == kind }
             return count == 0 ? nil : kind.counted(count)
         }
-        let others = kinds.count { $0 == .other }
+        let others = kinds.count { $0 == nil }
         let head = others == 0 ? "checked \(kinds.count) files" : "checked \(kinds.count - others) of \(kinds.count) files"
         #expect(report.checkSummary.hasPrefix(head + " (" + named.joined(separator: ", ") + ")"), "\(report.checkSummary)")
         #expect(report.checkSummary.hasSuffix(": 0 problems"))

@@ -128,14 +128,16 @@ struct CLITests {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: output.appendingPathComponent(path).path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
             let name = (path as NSString).lastPathComponent.lowercased()
-            switch (name as NSString).pathExtension {
+            // The extension: the last part of a name with two non-empty dot-separated parts (`.newsgen-site` has none).
+            let parts = name.split(separator: ".")
+            switch parts.count > 1 ? String(parts[parts.count - 1]) : "" {
             case "html": kinds["HTML page", default: 0] += 1
             case "rss": kinds["RSS feed", default: 0] += 1
             case "atom": kinds["Atom feed", default: 0] += 1
             case "opml": kinds["OPML file", default: 0] += 1
             case "json": kinds[path.hasPrefix("feeds/") ? "JSON Feed" : "JSON file", default: 0] += 1
             case "xml": kinds[name == "sitemap.xml" || path.hasPrefix("sitemaps/") ? "sitemap" : "XML file", default: 0] += 1
-            case "svg": kinds["XML file", default: 0] += 1
+            case "svg": kinds["SVG image", default: 0] += 1
             case let other: unchecked[other, default: 0] += 1
             }
         }
@@ -144,7 +146,7 @@ struct CLITests {
         func count(_ kind: String) -> String? {
             kinds[kind].map { "\($0) \(kind)\($0 == 1 ? "" : "s")" }
         }
-        let named = ["HTML page", "RSS feed", "Atom feed", "JSON Feed", "OPML file", "sitemap", "JSON file", "XML file"].compactMap(count)
+        let named = ["HTML page", "RSS feed", "Atom feed", "JSON Feed", "OPML file", "sitemap", "JSON file", "XML file", "SVG image"].compactMap(count)
         let extensions = unchecked.sorted { ($1.value, $0.key.isEmpty ? 1 : 0, $0.key) < ($0.value, $1.key.isEmpty ? 1 : 0, $1.key) }
             .map { $0.key.isEmpty ? "\($0.value) without an extension" : "\($0.value) .\($0.key)" }
         var expected = skipped == 0 ? "checked \(checked) files" : "checked \(checked) of \(checked + skipped) files"

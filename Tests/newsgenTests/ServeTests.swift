@@ -213,7 +213,7 @@ extension CLITests {
             #expect(try await waitUntil { output.text.contains("newsgen: rebuild failed after ") }, "\(output.text)")
             let lines = output.text.split(separator: "\n").map(String.init)
             let failed = try #require(lines.firstIndex { $0.hasPrefix("newsgen: rebuild failed after ") })
-            let match = try #require(lines[failed].wholeMatch(of: /newsgen: rebuild failed after \d+\.\d\d s \(see the error above\); still serving the last good site from (.+), its pages showing the error until a rebuild succeeds/), lines[failed])
+            let match = try #require(lines[failed].wholeMatch(of: /newsgen: rebuild failed after \d+\.\d\d s \(see the error above\); still serving the last good site from (.+), its pages showing the error until a rebuild succeeds/), "\(lines[failed])")
             let served = String(match.1)
             #expect([site.appendingPathComponent("public").path, site.resolvingSymlinksInPath().appendingPathComponent("public").path].contains(served), "\(served)")
             #expect(lines[failed - 1].hasPrefix("newsgen: error: site.json:6:3: titel: unknown key; did you mean title?"), "\(output.text)")
