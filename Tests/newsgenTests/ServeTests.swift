@@ -161,7 +161,6 @@ extension CLITests {
                 ("/search?q=caf%C3%A9+bar&page=2", "/search/?q=caf%C3%A9+bar&page=2"),
                 ("/search", "/search/"),
                 ("/archive?", "/archive/"),
-                ("//search?q=harbour", "/search/?q=harbour"),
             ]
             for (asked, location) in cases {
                 let answer = try await raw("GET", asked, port: port)
