@@ -36,7 +36,7 @@ struct SavedBuildTests {
         let report = try result.get()
         #expect(report.exitStatus == 0)
         let phone = folder.appendingPathComponent("phone.json").path
-        #expect(log.warnings == [phone + #": favorites[1]: url "not a url" is not an absolute http(s) URL; skipped"#])
+        #expect(log.warnings == [phone + #":1:78: favorites[1]: url "not a url" is not an absolute http(s) URL; skipped"#])
         let favorites = try String(contentsOf: folder.appendingPathComponent("public/favorites/index.html"), encoding: .utf8)
         #expect(favorites.contains("Good one"))
         let readLater = try String(contentsOf: folder.appendingPathComponent("public/read-later/index.html"), encoding: .utf8)

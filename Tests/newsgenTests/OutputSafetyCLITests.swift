@@ -91,7 +91,7 @@ extension CLITests {
         try Data(#"{"favorites": [{"url": "not a url"}, {"url": "https://example.com/good", "title": "Good"}]}"#.utf8).write(to: file)
         let list = try await newsgen(["saved", "list", "--file", "saved.json"], in: root)
         #expect(list.status == 0)
-        #expect(list.stderr == "newsgen: warning: \(file.path): favorites[0]: url \"not a url\" is not an absolute http(s) URL; skipped\n", "\(list.stderr)")
+        #expect(list.stderr == "newsgen: warning: \(file.path):1:16: favorites[0]: url \"not a url\" is not an absolute http(s) URL; skipped\n", "\(list.stderr)")
         #expect(list.stdout.contains("Favorites (1)") && list.stdout.contains("Good"), "\(list.stdout)")
         let add = try await newsgen(["saved", "add", "https://example.com/new", "--file", "saved.json"], in: root)
         #expect(add.status == 0)
