@@ -85,7 +85,7 @@ public struct Build: Sendable {
         let publisher = Publisher(output: config.output, logger: logger)
         let staticFiles = try checkOutput(publisher)
         var clock = StageClock(logger: logger)
-        let templates = try await clock.run(LoadTemplates(folder: config.templates, builtInIfMissing: !config.templatesIsExplicit))
+        let templates = try await clock.run(LoadTemplates(folder: config.templates, builtInIfMissing: !config.templatesIsExplicit, configFile: config.displayPath))
         async let available = catalog?.load(now: started, offline: options.offline, logger: logger)
         options.progress?.begin(.fetching, total: config.sources.count)
         let sources = try await clock.run(Fetch(config: config, providers: providers, store: store, now: started, offline: options.offline,

@@ -40,10 +40,7 @@ extension SiteConfig {
                 problem = nil
             }
             if let problem {
-                throw ConfigError(
-                    file: file.lastPathComponent, keyPath: outputKey,
-                    message: "\"\(self.output.path)\" \(problem); a build replaces its output folder whole, so give it a folder of its own, such as \"public\""
-                )
+                throw error(outputKey, "\"\(self.output.path)\" \(problem); a build replaces its output folder whole, so give it a folder of its own, such as \"public\"")
             }
         }
     }

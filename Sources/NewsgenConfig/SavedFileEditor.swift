@@ -39,8 +39,9 @@ public struct SavedFileEditor: Sendable {
             return
         }
         // One parse for both the contract checks and the edit.
-        document = try ConfigReader.parse(data, file: file.path)
-        warnings = try SavedFile.reading(document, file: file.path).warnings
+        let source = ConfigDocument(file: file.path, data: data)
+        document = try source.parse()
+        warnings = try SavedFile.reading(document, in: source).warnings
     }
 
     /// Adds a URL to a list, or gives an existing entry a title.

@@ -134,15 +134,16 @@ public enum SavedFile {
     /// Decodes saved.json bytes, with a warning for each entry skipped. An empty file is empty lists.
     public static func reading(_ data: Data, file: String) throws(ConfigError) -> Reading {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return Reading() }
-        return try reading(ConfigReader.parse(data, file: file), file: file)
+        let document = ConfigDocument(file: file, data: data)
+        return try reading(document.parse(), in: document)
     }
 
-    /// Reads a parsed saved.json document, with a warning for each entry skipped.
-    static func reading(_ json: JSONNode, file: String) throws(ConfigError) -> Reading {
+    /// Reads a saved.json document parsed from `document`, with a warning for each entry skipped.
+    static func reading(_ json: JSONNode, in document: ConfigDocument) throws(ConfigError) -> Reading {
         guard json.members != nil else {
-            throw ConfigError(file: file, keyPath: "", message: "expected an object with favorites and readLater, found \(json.kindName)")
+            throw document.error("", at: json.offset, "expected an object with favorites and readLater, found \(json.kindName)")
         }
-        let root = try ConfigReader(json, file: file, path: "", allowedKeys: keys)
+        let root = try ConfigReader(json, document: document, path: "", allowedKeys: keys)
         var reading = Reading()
         for kind in SavedListKind.allCases {
             guard let value = root.value(kind.key) else { continue }
@@ -151,9 +152,9 @@ public enum SavedFile {
             }
             for (index, item) in items.enumerated() {
                 let path = "\(kind.key)[\(index)]"
-                switch try entry(item, file: file, path: path) {
+                switch try entry(item, document: document, path: path) {
                 case .success(let entry): reading.lists[kind].append(entry)
-                case .failure(let problem): reading.warnings.append(ConfigError(file: file, keyPath: path, message: "\(problem.message); skipped"))
+                case .failure(let problem): reading.warnings.append(root.error(path, at: item, "\(problem.message); skipped"))
                 }
             }
         }
@@ -166,11 +167,11 @@ public enum SavedFile {
 
     /// One entry: an unknown key is an error (a typo would silently lose a field); anything else wrong makes it
     /// unusable, which the caller reports and skips.
-    private static func entry(_ value: JSONNode, file: String, path: String) throws(ConfigError) -> Result<SavedEntry, EntryProblem> {
+    private static func entry(_ value: JSONNode, document: ConfigDocument, path: String) throws(ConfigError) -> Result<SavedEntry, EntryProblem> {
         guard value.members != nil else {
             return .failure(EntryProblem(message: "expected an object with a url, found \(value.kindName)"))
         }
-        let object = try ConfigReader(value, file: file, path: path, allowedKeys: entryKeys)
+        let object = try ConfigReader(value, document: document, path: path, allowedKeys: entryKeys)
         func string(_ key: String) -> Result<String?, EntryProblem> {
             guard let value = object.value(key) else { return .success(nil) }
             guard let string = value.string else {

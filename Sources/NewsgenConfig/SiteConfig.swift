@@ -5,6 +5,8 @@ import NewsgenXML
 /// The decoded `site.json`: every setting with its default applied and every path absolute.
 public struct SiteConfig: Sendable {
     public var file: URL
+    /// The file as messages name it: the path the user gave (`--config /srv/a/site.json`), else `file`'s path.
+    public var displayPath: String
     public var title: String
     public var description: String
     /// The absolute URL the site is served from, ending in `/`.
@@ -31,6 +33,8 @@ public struct SiteConfig: Sendable {
     public var sources: [SourceConfig]
     /// Files copied into the output as they are (images, `robots.txt`); `nil` when site.json names none.
     public var staticFolder: URL? = nil
+    /// Where each top-level key of the file is (line and column of its name), for errors found after reading it.
+    package var keyPositions: [String: (line: Int, column: Int)] = [:]
 
     /// The keys site.json may hold.
     static let keys = [
@@ -44,6 +48,11 @@ public struct SiteConfig: Sendable {
     /// The largest values accepted: an hour for one request, a day for the fetch stage.
     static let timeoutRange: ClosedRange<Double> = 0...3600
     static let fetchBudgetRange: ClosedRange<Double> = 0...86_400
+
+    /// A problem with the top-level `key` found after the file was read, naming the file and where the key is in it.
+    func error(_ key: String, _ message: String) -> ConfigError {
+        ConfigError(file: displayPath, keyPath: key, position: keyPositions[key], message: message)
+    }
 
     /// The deadline of one request for `source`: its own `timeoutSeconds`, else the site's.
     public func timeoutSeconds(for source: SourceConfig) -> Double {
@@ -86,24 +95,26 @@ extension SourceConfig {
 }
 
 extension SiteConfig {
-    /// Reads and checks a site.json file.
-    public static func load(from file: URL) throws(ConfigError) -> SiteConfig {
-        let name = file.lastPathComponent
+    /// Reads and checks a site.json file. Errors name it as `displayPath` (the path as the user gave it), else by its
+    /// absolute path.
+    public static func load(from file: URL, displayPath: String? = nil) throws(ConfigError) -> SiteConfig {
+        let display = displayPath ?? file.path
         let data: Data
         do {
             data = try Data(contentsOf: file)
         } catch {
-            throw ConfigError(file: file.path, keyPath: "", message: "cannot be read (\(FileProblem.describe(error)))")
+            throw ConfigError(file: display, keyPath: "", message: "cannot be read (\(FileProblem.describe(error)))")
         }
-        return try decode(data, file: file, displayName: name)
+        return try decode(data, file: file, displayPath: display)
     }
 
-    /// Decodes site.json bytes; relative paths resolve against the folder of `file`.
-    public static func decode(_ data: Data, file: URL, displayName: String? = nil) throws(ConfigError) -> SiteConfig {
-        let display = displayName ?? file.lastPathComponent
-        let json = try ConfigReader.parse(data, file: display)
+    /// Decodes site.json bytes; relative paths resolve against the folder of `file`. Errors name the file as
+    /// `displayPath`, else by `file`'s absolute path, with the line and column of the key they are about.
+    public static func decode(_ data: Data, file: URL, displayPath: String? = nil) throws(ConfigError) -> SiteConfig {
+        let document = ConfigDocument(file: displayPath ?? file.path, data: data)
+        let json = try document.parse()
         let folder = file.deletingLastPathComponent()
-        let root = try ConfigReader(json, file: display, path: "", allowedKeys: keys)
+        let root = try ConfigReader(json, document: document, path: "", allowedKeys: keys)
 
         func path(_ key: String, default value: String) throws(ConfigError) -> URL {
             let raw = try root.nonEmptyString(key) ?? value
@@ -131,7 +142,7 @@ extension SiteConfig {
         case .array(let items)?:
             for (index, item) in items.enumerated() {
                 guard let single = item.string, !single.isEmpty else {
-                    throw root.error("saved[\(index)]", "expected a path, found \(item.kindName)")
+                    throw root.error("saved[\(index)]", at: item, "expected a path, found \(item.kindName)")
                 }
                 saved.append(resolve(single, against: folder))
             }
@@ -150,10 +161,10 @@ extension SiteConfig {
         var sources: [SourceConfig] = []
         var seenIDs: [String: Int] = [:]
         for (index, value) in sourceValues.enumerated() {
-            let source = try decodeSource(value, index: index, file: display, folder: folder)
+            let reader = try ConfigReader(value, document: document, path: "sources[\(index)]", allowedKeys: SourceConfig.keys)
+            let source = try decodeSource(reader, folder: folder)
             if let first = seenIDs[source.id] {
-                throw ConfigError(file: display, keyPath: "sources[\(index)].id",
-                                  message: "\"\(source.id)\" is already the id of sources[\(first)]; ids must be unique")
+                throw reader.error("id", "\"\(source.id)\" is already the id of sources[\(first)]; ids must be unique")
             }
             seenIDs[source.id] = index
             sources.append(source)
@@ -161,6 +172,7 @@ extension SiteConfig {
 
         let config = SiteConfig(
             file: file,
+            displayPath: document.file,
             title: try root.nonEmptyString("title") ?? "Morning Brief",
             description: try root.string("description") ?? "Headlines from the sources I follow",
             baseURL: baseURL,
@@ -179,7 +191,8 @@ extension SiteConfig {
             fetchBudgetSeconds: try root.seconds("fetchBudgetSeconds", upTo: fetchBudgetRange.upperBound, example: "120") ?? defaultFetchBudgetSeconds,
             newsapi: newsapi,
             sources: sources,
-            staticFolder: try root.nonEmptyString("static").map { resolve($0, against: folder) }
+            staticFolder: try root.nonEmptyString("static").map { resolve($0, against: folder) },
+            keyPositions: root.keyPositions
         )
         try config.checkOutputOverlaps()
         return config
@@ -187,7 +200,7 @@ extension SiteConfig {
 
     private static func decodeNewsAPI(_ root: ConfigReader) throws(ConfigError) -> NewsAPISettings {
         guard let value = root.value("newsapi") else { return .defaults }
-        let reader = try ConfigReader(value, file: root.file, path: "newsapi", allowedKeys: NewsAPISettings.keys)
+        let reader = try ConfigReader(value, document: root.document, path: "newsapi", allowedKeys: NewsAPISettings.keys)
         var settings = NewsAPISettings.defaults
         if let raw = try reader.nonEmptyString("baseURL") {
             guard let url = httpURL(raw, directory: false) else {
@@ -206,8 +219,7 @@ extension SiteConfig {
         return settings
     }
 
-    private static func decodeSource(_ value: JSONNode, index: Int, file: String, folder: URL) throws(ConfigError) -> SourceConfig {
-        let reader = try ConfigReader(value, file: file, path: "sources[\(index)]", allowedKeys: SourceConfig.keys)
+    private static func decodeSource(_ reader: ConfigReader, folder: URL) throws(ConfigError) -> SourceConfig {
         guard let id = try reader.nonEmptyString("id") else {
             throw reader.error("id", "is required: a short name such as \"bbc-news\", used in paths and feeds")
         }
@@ -281,7 +293,7 @@ extension SiteConfig {
             }
             return .source(id)
         }
-        let query = try ConfigReader(value, file: reader.file, path: reader.child("newsapi"), allowedKeys: SourceConfig.newsAPIQueryKeys)
+        let query = try ConfigReader(value, document: reader.document, path: reader.child("newsapi"), allowedKeys: SourceConfig.newsAPIQueryKeys)
         var parameters: [String: String] = [:]
         for key in SourceConfig.newsAPIQueryKeys {
             if let string = try query.nonEmptyString(key) { parameters[key] = string }

@@ -34,19 +34,20 @@ public struct SiteFileEditor: Sendable {
         }
     }
 
-    /// Opens a site.json that loads as it is (a broken one is not edited: the error says why).
-    public init(file: URL) throws(ConfigError) {
-        let display = file.lastPathComponent
+    /// Opens a site.json that loads as it is (a broken one is not edited: the error says why). Errors name the file
+    /// as `displayPath` (the path as the user gave it), else by its absolute path.
+    public init(file: URL, displayPath: String? = nil) throws(ConfigError) {
+        let display = displayPath ?? file.path
         let data: Data
         do {
             data = try Data(contentsOf: file)
         } catch {
-            throw ConfigError(file: file.path, keyPath: "", message: "cannot be read (\(FileProblem.describe(error)))")
+            throw ConfigError(file: display, keyPath: "", message: "cannot be read (\(FileProblem.describe(error)))")
         }
         self.file = file
         self.data = data
-        config = try SiteConfig.decode(data, file: file, displayName: display)
-        root = try ConfigReader.parse(data, file: display)
+        config = try SiteConfig.decode(data, file: file, displayPath: display)
+        root = try ConfigDocument(file: display, data: data).parse()
     }
 
     /// The index in `sources` of the source with this id.
@@ -100,7 +101,7 @@ public struct SiteFileEditor: Sendable {
     public func adding(_ source: NewSource) throws(ConfigError) -> Data {
         guard let sources = root["sources"], case .array(let elements) = sources.value,
               let close = Self.valueEnd(in: data, from: sources.offset).map({ $0 - 1 }) else {
-            throw ConfigError(file: file.lastPathComponent, keyPath: "sources", message: "expected an array of sources")
+            throw ConfigError(file: config.displayPath, keyPath: "sources", message: "expected an array of sources")
         }
         let entry = entryText(for: source)
         var edited = data
@@ -121,7 +122,7 @@ public struct SiteFileEditor: Sendable {
             let body = newline + indent + "  " + entry + newline + indent
             edited.replaceSubrange((sources.offset + 1)..<close, with: Data(body.utf8))
         }
-        _ = try SiteConfig.decode(edited, file: file, displayName: file.lastPathComponent)
+        _ = try SiteConfig.decode(edited, file: file, displayPath: config.displayPath)
         return edited
     }
 

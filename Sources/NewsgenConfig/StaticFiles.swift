@@ -65,7 +65,7 @@ extension SiteConfig {
     }
 
     private func staticError(_ message: String) -> ConfigError {
-        ConfigError(file: file.lastPathComponent, keyPath: "static", message: message)
+        error("static", message)
     }
 
     private enum EntryKind { case file, folder, link, other }

@@ -431,11 +431,11 @@ package struct SiteRenderer {
         for file in content.staticFiles {
             let clash = files.contains(file.path) ? "a file newsgen writes" : folders.contains(file.path) ? "a folder newsgen writes into" : nil
             if let clash {
-                throw TemplateError("\(config.file.lastPathComponent): static", "\(file.path) is \(clash); rename or move it")
+                throw TemplateError("\(config.displayPath): static", "\(file.path) is \(clash); rename or move it")
             }
         }
         if let path = generated.first(where: staticFolders.contains) {
-            throw TemplateError("\(config.file.lastPathComponent): static", "\(path)/ is a folder of static files, but newsgen writes the file \(path); rename or move it")
+            throw TemplateError("\(config.displayPath): static", "\(path)/ is a folder of static files, but newsgen writes the file \(path); rename or move it")
         }
     }
 

@@ -35,13 +35,14 @@ package struct TemplateSet: Sendable {
     package let digest: Fingerprint
     private let library: MustacheLibrary
 
-    /// The theme in `folder`; with `builtInIfMissing`, the built-in theme when that folder does not exist.
-    package static func load(folder: URL, builtInIfMissing: Bool) async throws(TemplateError) -> TemplateSet {
+    /// The theme in `folder`; with `builtInIfMissing`, the built-in theme when that folder does not exist. `configFile`
+    /// is the site.json that names the folder, as messages name it.
+    package static func load(folder: URL, builtInIfMissing: Bool, configFile: String = "site.json") async throws(TemplateError) -> TemplateSet {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue
         if !exists && builtInIfMissing { return try builtIn() }
         guard exists else {
-            throw TemplateError(folder.path, "the templates folder does not exist (site.json: templates)")
+            throw TemplateError(folder.path, "the templates folder does not exist (\(configFile): templates)")
         }
         return try await TemplateSet(folder: folder)
     }

@@ -53,6 +53,48 @@ enum FileKind: Hashable, Sendable {
     }
 }
 
+/// What `newsgen validate`'s summary counts a checked file as: its kind, with SVG images apart from other XML. The
+/// cases are in the order the summary names them.
+enum SummaryKind: CaseIterable, Hashable, Sendable {
+    case page, rss, atom, jsonFeed, opml, sitemap, json, xml, svg
+
+    /// The kind of the file at `path`; `nil` for a file that gets no checks.
+    init?(path: String) {
+        switch FileKind(path: path) {
+        case .page: self = .page
+        case .rss: self = .rss
+        case .atom: self = .atom
+        case .jsonFeed: self = .jsonFeed
+        case .opml: self = .opml
+        case .sitemap: self = .sitemap
+        case .json: self = .json
+        case .xml: self = FileKind.fileExtension(of: Self.name(of: path)) == "svg" ? .svg : .xml
+        case .other: return nil
+        }
+    }
+
+    /// The last part of a path, lowercased.
+    static func name(of path: String) -> String {
+        path.split(separator: "/").last.map { String($0).lowercased() } ?? ""
+    }
+
+    /// What a summary calls `count` files of this kind: `169 HTML pages`, `1 sitemap`.
+    func counted(_ count: Int) -> String {
+        let (one, many) = switch self {
+        case .page: ("HTML page", "HTML pages")
+        case .rss: ("RSS feed", "RSS feeds")
+        case .atom: ("Atom feed", "Atom feeds")
+        case .jsonFeed: ("JSON Feed", "JSON Feeds")
+        case .opml: ("OPML file", "OPML files")
+        case .sitemap: ("sitemap", "sitemaps")
+        case .json: ("JSON file", "JSON files")
+        case .xml: ("XML file", "XML files")
+        case .svg: ("SVG image", "SVG images")
+        }
+        return "\(count) \(count == 1 ? one : many)"
+    }
+}
+
 /// Checks every file of a site: XML files with libxml2 (well-formedness, RELAX NG) and newsgen's rules; JSON with
 /// a strict parser and the JSON Feed rules. Every problem is reported, not just the first.
 public enum SiteValidator {
@@ -71,7 +113,15 @@ public enum SiteValidator {
         let problems = await Parallel.map(order) { index in
             check(file: rootPath + paths[index], path: paths[index], context: context)
         }.flatMap { $0 }
-        return ValidationReport(filesChecked: order.count, problems: ordered(problems))
+        var report = ValidationReport(filesChecked: order.count, problems: ordered(problems))
+        for index in order {
+            if let kind = SummaryKind(path: paths[index]) {
+                report.checkedByKind[kind, default: 0] += 1
+            } else {
+                report.uncheckedByExtension[String(FileKind.fileExtension(of: SummaryKind.name(of: paths[index]))), default: 0] += 1
+            }
+        }
+        return report
     }
 
     /// Checks rendered files from memory, before they reach the disk, so nothing is read back to be validated.

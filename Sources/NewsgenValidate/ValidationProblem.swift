@@ -86,6 +86,10 @@ public struct ValidationReport: Sendable {
     /// Every problem, ordered by path, then position.
     public var problems: [ValidationProblem]
     public var isValid: Bool { problems.isEmpty }
+    /// The files that got checks, by kind (counted by `SiteValidator.validate`).
+    var checkedByKind: [SummaryKind: Int] = [:]
+    /// The files that get no checks (styles, scripts, images), by extension in lowercase ("" for none).
+    var uncheckedByExtension: [String: Int] = [:]
 
     public init(filesChecked: Int, problems: [ValidationProblem]) {
         self.filesChecked = filesChecked
@@ -114,5 +118,34 @@ public struct ValidationReport: Sendable {
     public var summary: String {
         let files = Set(problems.map(\.path)).count
         return "\(problems.count) problem\(problems.count == 1 ? "" : "s") in \(files) of \(filesChecked) files"
+    }
+
+    /// What was checked, by kind, what was not, and what was found, for `newsgen validate`:
+    /// `checked 214 of 217 files (169 HTML pages, 45 RSS feeds, …); 3 have no checks (2 .css, 1 .js): 0 problems`.
+    /// Falls back to `summary` for a report that did not count kinds.
+    public var checkSummary: String {
+        let checked = checkedByKind.values.reduce(0, +)
+        let unchecked = uncheckedByExtension.values.reduce(0, +)
+        guard checked + unchecked == filesChecked, filesChecked > 0 else { return summary }
+        var text = unchecked > 0 ? "checked \(checked) of \(filesChecked) files" : "checked \(Self.counted(checked, "file", "files"))"
+        let kinds = SummaryKind.allCases.compactMap { kind in checkedByKind[kind].map(kind.counted) }
+        if !kinds.isEmpty { text += " (" + kinds.joined(separator: ", ") + ")" }
+        if unchecked > 0 {
+            // Most common first, then by name, files without an extension last among as many.
+            let extensions = uncheckedByExtension.sorted {
+                ($1.value, $0.key.isEmpty ? 1 : 0, $0.key) < ($0.value, $1.key.isEmpty ? 1 : 0, $1.key)
+            }.map { name, count in
+                name.isEmpty ? "\(count) without an extension" : "\(count) .\(name)"
+            }
+            text += "; \(unchecked) \(unchecked == 1 ? "has" : "have") no checks (" + extensions.joined(separator: ", ") + ")"
+        }
+        let files = Set(problems.map(\.path)).count
+        text += ": " + (problems.isEmpty ? "0 problems"
+            : "\(Self.counted(problems.count, "problem", "problems")) in \(Self.counted(files, "file", "files"))")
+        return text
+    }
+
+    private static func counted(_ count: Int, _ one: String, _ many: String) -> String {
+        "\(count) \(count == 1 ? one : many)"
     }
 }

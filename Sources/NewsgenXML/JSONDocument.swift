@@ -16,6 +16,15 @@ package struct JSONNode: Sendable {
     package struct Member: Sendable {
         package var key: String
         package var value: JSONNode
+        /// Where the member's name (its opening quote) starts in the document it was read from (0 for a member
+        /// newsgen made).
+        package var keyOffset: Int
+
+        package init(key: String, value: JSONNode, keyOffset: Int = 0) {
+            self.key = key
+            self.value = value
+            self.keyOffset = keyOffset
+        }
     }
 
     package var value: Value
@@ -156,15 +165,27 @@ package struct JSONDocument {
 
     private func problem(_ message: String, at offset: Int? = nil) -> JSONSyntaxProblem {
         let offset = offset ?? index
+        let (line, column) = Self.position(of: offset, in: bytes)
+        return JSONSyntaxProblem(offset: offset, line: line, column: column, message: message)
+    }
+
+    /// The 1-based line and column (in characters) of a byte offset of `data`, such as a value's or a member name's
+    /// offset in the tree `parse` made of it: the same positions syntax problems have.
+    package static func position(of offset: Int, in data: Data) -> (line: Int, column: Int) {
+        data.withUnsafeBytes { position(of: offset, in: $0) }
+    }
+
+    private static func position(of offset: Int, in bytes: UnsafeRawBufferPointer) -> (line: Int, column: Int) {
+        let end = min(max(offset, 0), bytes.count)
         var lineStart = 0
         var line = 1
-        for position in 0..<min(offset, bytes.count) where bytes[position] == 0x0A {
+        for position in 0..<end where bytes[position] == 0x0A {
             line += 1
             lineStart = position + 1
         }
         // Characters, not bytes: UTF-8 continuation bytes do not start a column.
-        let column = (lineStart..<min(offset, bytes.count)).count(where: { bytes[$0] & 0xC0 != 0x80 }) + 1
-        return JSONSyntaxProblem(offset: offset, line: line, column: column, message: message)
+        let column = (lineStart..<end).count(where: { bytes[$0] & 0xC0 != 0x80 }) + 1
+        return (line, column)
     }
 
     /// What stands at the current position, for "found …": a quoted character, a bare word
@@ -254,7 +275,7 @@ package struct JSONDocument {
                 }
                 parser.index += 1
                 parser.skipWhitespace()
-                let member = JSONNode.Member(key: key, value: try parser.value())
+                let member = JSONNode.Member(key: key, value: try parser.value(), keyOffset: keyStart)
                 if parser.keepsTree { members.append(member) }
                 count += 1
                 parser.skipWhitespace()

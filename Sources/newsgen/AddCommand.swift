@@ -59,8 +59,8 @@ struct AddCommand: AsyncParsableCommand {
         guard site.exists else {
             throw ConfigError(file: site.path, keyPath: "", message: "not found (run newsgen in the folder of your site.json, or pass --config FILE)")
         }
-        let editor = try SiteFileEditor(file: site.file)
-        let file = site.file.lastPathComponent
+        let editor = try SiteFileEditor(file: site.file, displayPath: site.path)
+        let file = site.path
         guard let address = URL(string: url) else { throw ValidationError("\(url) is not an http(s) URL.") }
         if let id, let index = editor.index(ofID: id) {
             throw CommandFailure(Self.idInUse(id, index: index, editor: editor, file: file, given: true))

@@ -43,10 +43,7 @@ struct Newsgen: AsyncParsableCommand {
             command = try parseAsRoot()
         } catch {
             // The command line itself: --help and --version, or a usage error (exit status 2).
-            if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
-            }
+            if exitCode(for: error) == .validationFailure { usageError(error) }
             exit(withError: error)
         }
         do {
@@ -62,14 +59,37 @@ struct Newsgen: AsyncParsableCommand {
             case .success:
                 exit(withError: error)  // help that a command (or `newsgen` alone) asked for
             case .validationFailure:
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
+                usageError(error)
             default:
                 // Every failure of a command, the library's errors included, is printed here, one way.
                 for line in String(describing: error).split(separator: "\n") { printError(String(line)) }
                 Foundation.exit(1)
             }
         }
+    }
+}
+
+extension Newsgen {
+    /// A usage error (argument-parser's, or a command's `ValidationError`) as every other error is printed,
+    /// `newsgen: error: …`, then the usage argument-parser gives; exit status 2.
+    static func usageError(_ error: any Error) -> Never {
+        let text = message(for: error)
+        for line in text.split(separator: "\n") { printError(sentenceCase(String(line))) }
+        // argument-parser's full text is its own "Error: <message>" line, then help and usage, which follow ours.
+        var rest = fullMessage(for: error)
+        let own = "Error: " + text + "\n"
+        if rest.hasPrefix(own) { rest.removeFirst(own.count) }
+        if !rest.isEmpty { TerminalProgress.standardError.write(rest.hasSuffix("\n") ? rest : rest + "\n") }
+        Foundation.exit(2)
+    }
+
+    /// argument-parser's messages start with a capital (`Unknown option '--bogus'`); newsgen's errors start in lowercase.
+    /// A word in capitals (`URL`) is kept.
+    static func sentenceCase(_ message: String) -> String {
+        guard let first = message.first, first.isUppercase, let second = message.dropFirst().first, second.isLowercase else {
+            return message
+        }
+        return first.lowercased() + message.dropFirst()
     }
 }
 

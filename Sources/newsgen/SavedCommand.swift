@@ -82,7 +82,7 @@ struct SavedCommand: AsyncParsableCommand {
         func validate() throws { try SavedCommand.checkURL(url) }
 
         func run() async throws {
-            guard let file = try options.files().first else { throw CommandFailure("site.json names no saved file") }
+            guard let file = try options.files().first else { throw CommandFailure("\(options.site.path) names no saved file") }
             var editor = try SavedFileEditor(file: file)
             editor.warnings.forEach(FileOptions.warn)
             let outcome = editor.add(url: url, to: list.kind, title: title, at: Date())

@@ -49,8 +49,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let live = watch ? LiveReload() : nil
         let firstErrors = errors.take()
-        if status == 1 { live?.failed(firstErrors.joined(separator: "\n")) }
         let root = siteConfig.output
+        if status == 1 {
+            live?.failed(firstErrors.joined(separator: "\n"))
+            if !logging.quiet {
+                note("the build failed (see the error above); serving the last good site from \(root.path)"
+                     + (watch ? ", its pages showing the error until a rebuild succeeds" : ""))
+            }
+        }
         var serverLogger = Logger(label: "newsgen.serve") { _ in StderrLogHandler() }
         serverLogger.logLevel = .critical
         let quiet = logging.quiet
@@ -164,8 +170,8 @@ extension SiteWatcher {
                 let started = ContinuousClock.now
                 _ = errors.take()
                 let status = await runner.run()
-                let seconds = String(format: "%.2f", (ContinuousClock.now - started) / .seconds(1))
-                if !quiet { note("rebuilt in \(seconds) s (exit status \(status))") }
+                let seconds = (ContinuousClock.now - started) / .seconds(1)
+                if !quiet { note(Self.outcome(status: status, seconds: seconds, output: watcher.config.output.path)) }
                 // 3 published with a source failing: the pages reload; 1 published nothing.
                 if status == 1 {
                     let lines = errors.take()
@@ -173,6 +179,19 @@ extension SiteWatcher {
                 } else {
                     live.rebuilt()
                 }
+            }
+        }
+
+        /// The line after a rebuild with the build's exit status: what was published, or, when nothing was, that the
+        /// last good site is still served (its pages showing the error until a rebuild succeeds).
+        static func outcome(status: Int32, seconds: Double, output: String) -> String {
+            let time = String(format: "%.2f", seconds)
+            switch status {
+            case 0: return "rebuilt in \(time) s"
+            case 3: return "rebuilt in \(time) s; a source failed and is shown from the cache or as unavailable (see the warnings above)"
+            default:
+                return "rebuild failed after \(time) s (see the error above); still serving the last good site from \(output), "
+                    + "its pages showing the error until a rebuild succeeds"
             }
         }
     }

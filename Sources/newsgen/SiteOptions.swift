@@ -21,7 +21,7 @@ struct SiteOptions: ParsableArguments {
         guard exists else {
             throw ConfigError(file: path, keyPath: "", message: "not found (\(hint))")
         }
-        return try SiteConfig.load(from: file)
+        return try SiteConfig.load(from: file, displayPath: path)
     }
 }
 

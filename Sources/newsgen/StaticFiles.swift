@@ -5,7 +5,7 @@ import Logging
 /// How `serve` answers for the output folder. Hummingbird's `FileMiddleware` serves the files
 /// (a folder's index.html, ETag and If-None-Match, Last-Modified, Range); the middlewares around
 /// it keep the preview to GET and HEAD, give feeds and pages the content types they are published
-/// with, and answer a missing file with a line saying which.
+/// with, answer a missing file with a line saying which, and keep the query of a folder's redirect.
 enum StaticFiles {
     static let types: [String: String] = [
         "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
@@ -25,6 +25,7 @@ enum StaticFiles {
         if let live { router.add(middleware: LiveReload.Middleware(live: live)) }
         router.add(middleware: NotFoundPage())
         router.add(middleware: PreviewHeaders())
+        router.add(middleware: FolderRedirect())
         router.add(middleware: FileMiddleware(root.path, searchForIndexHtml: true, logger: logger))
         return router
     }
@@ -63,6 +64,26 @@ enum StaticFiles {
                                         body: .init(byteBuffer: ByteBuffer(string: "Not found: \(path)\n")))
                 return request.method == .head ? response.createHeadResponse() : response
             }
+        }
+    }
+
+    /// A folder asked for without its trailing slash (`/search?q=harbour`) is redirected to the folder
+    /// (`/search/?q=harbour`) with the path as the request wrote it (percent-encoding kept) and its query
+    /// kept: `FileMiddleware` redirects to the decoded path and drops the query.
+    struct FolderRedirect<Context: RequestContext>: RouterMiddleware {
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+            var response = try await next(request, context)
+            guard response.status == .movedPermanently, response.headers[.location] != nil else { return response }
+            response.headers[.location] = Self.location(path: request.uri.path, query: request.uri.query)
+            return response
+        }
+
+        /// The folder's address for a request's path and query: a slash after the path, then the query if any. The
+        /// path starts with one slash, so that `//host/folder` cannot redirect to another host.
+        static func location(path: String, query: String?) -> String {
+            let folder = "/" + path.drop { $0 == "/" } + (path.hasSuffix("/") ? "" : "/")
+            guard let query, !query.isEmpty else { return folder }
+            return folder + "?" + query
         }
     }
 

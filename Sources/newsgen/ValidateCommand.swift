@@ -10,8 +10,10 @@ struct ValidateCommand: AsyncParsableCommand {
             Pages must be polyglot HTML5 with lang, one <h1>, unique ids, alt on images, local links \
             that resolve and a link to their feeds; feeds, OPML and the sitemap must match their \
             RELAX NG schemas and feed rules (dates, unique ids, self links); JSON Feeds their required \
-            fields and types. Prints every problem as path:line:col: rule: message, then a count; \
-            --format json prints {"files": N, "problems": [{path, line, column, rule, message}]}.
+            fields and types; other JSON must parse. Styles, scripts and images get no checks. Prints every \
+            problem as path:line:col: rule: message, then a line saying how many files of each kind were \
+            checked, which were not, and how many problems were found; --format json prints \
+            {"files": N, "problems": [{path, line, column, rule, message}]}, N counting every file.
             """
     )
 
@@ -22,7 +24,7 @@ struct ValidateCommand: AsyncParsableCommand {
     @Argument(help: "The folder to check, such as public.")
     var directory: String
 
-    @Option(help: "text (path:line:col: rule: message, then a count) or json.")
+    @Option(help: "text (path:line:col: rule: message, then what was checked) or json.")
     var format: Format = .text
 
     @Option(help: "Where the site will be served, to check feeds' self links exactly (such as https://news.example.org/).")
@@ -62,7 +64,7 @@ struct ValidateCommand: AsyncParsableCommand {
             for problem in report.problems {
                 print(problem)
             }
-            print(report.summary)
+            print(report.checkSummary)
         case .json:
             print(try Self.json(report))
         }

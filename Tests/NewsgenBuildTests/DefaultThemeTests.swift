@@ -52,9 +52,9 @@ struct DefaultThemeTests {
 
     @Test("a templates folder named in site.json must exist")
     func explicitFolderMissing() async throws {
-        let (_, result) = try await build(siteJSON: #"{"templates": "MyTheme", "sources": []}"#)
+        let (folder, result) = try await build(siteJSON: #"{"templates": "MyTheme", "sources": []}"#)
         guard case .failure(let error) = result else { Issue.record("built without its templates"); return }
         #expect(error.stage == .loadTemplates)
-        #expect(error.description.hasSuffix("MyTheme: the templates folder does not exist (site.json: templates)"))
+        #expect(error.description.hasSuffix("MyTheme: the templates folder does not exist (\(folder.appendingPathComponent("site.json").path): templates)"))
     }
 }

@@ -18,7 +18,7 @@ struct OutputSafetyTests {
               "sources": [ { "id": "world", "feed": "Samples/feeds/world.xml" }, { "id": "team", "json": "Samples/team.json" } ] }
             """
         try Data(json.utf8).write(to: folder.appendingPathComponent("site.json"))
-        return (folder, { try SiteConfig.load(from: folder.appendingPathComponent("site.json")) })
+        return (folder, { try SiteConfig.load(from: folder.appendingPathComponent("site.json"), displayPath: "site.json") })
     }
 
     func overlapError(output: String, saved: String = #""lists/saved.json""#, extra: String = "") throws -> ConfigError? {
@@ -54,7 +54,7 @@ struct OutputSafetyTests {
     @Test("an output that contains a local feed, a JSON source, a saved file or the cache names its key")
     func inputs() throws {
         #expect(try overlapError(output: "Samples")?.message.contains("contains sources[0].feed") == true)
-        #expect(try overlapError(output: "Samples")?.description.hasPrefix("site.json: output: ") == true)
+        #expect(try overlapError(output: "Samples")?.description.hasPrefix("site.json:1:3: output: ") == true)
         #expect(try overlapError(output: "Samples/feeds")?.message.contains("contains sources[0].feed") == true)
         #expect(try overlapError(output: "Samples/team.json")?.message.contains("is the same path as sources[1].json") == true)
         #expect(try overlapError(output: "lists")?.message.contains("contains saved (") == true)

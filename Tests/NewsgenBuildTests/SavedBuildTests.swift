@@ -36,7 +36,7 @@ struct SavedBuildTests {
         let report = try result.get()
         #expect(report.exitStatus == 0)
         let phone = folder.appendingPathComponent("phone.json").path
-        #expect(log.warnings == [phone + #": favorites[1]: url "not a url" is not an absolute http(s) URL; skipped"#])
+        #expect(log.warnings == [phone + #":1:78: favorites[1]: url "not a url" is not an absolute http(s) URL; skipped"#])
         let favorites = try String(contentsOf: folder.appendingPathComponent("public/favorites/index.html"), encoding: .utf8)
         #expect(favorites.contains("Good one"))
         let readLater = try String(contentsOf: folder.appendingPathComponent("public/read-later/index.html"), encoding: .utf8)
@@ -48,7 +48,7 @@ struct SavedBuildTests {
         let (folder, result, _) = try await build(saved: ["saved.json": #"{"read-later": [{"url": "https://example.com/a"}]}"#])
         guard case .failure(let error) = result else { Issue.record("built"); return }
         #expect(error.stage == .mergeSavedLists)
-        #expect(error.description == folder.appendingPathComponent("saved.json").path + ": read-later: unknown key; did you mean readLater? (allowed: favorites, readLater)")
+        #expect(error.description == folder.appendingPathComponent("saved.json").path + ":1:2: read-later: unknown key; did you mean readLater? (allowed: favorites, readLater)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("public").path))
     }
 }

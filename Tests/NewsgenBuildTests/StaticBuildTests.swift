@@ -65,17 +65,17 @@ struct StaticBuildTests {
     @Test("a static file where newsgen writes a file or needs a folder is refused, naming it")
     func clashes() async throws {
         for (file, expected) in [
-            ("index.html", "site.json: static: index.html is a file newsgen writes; rename or move it"),
-            ("assets/style.css", "site.json: static: assets/style.css is a file newsgen writes; rename or move it"),
-            ("articles", "site.json: static: articles is a folder newsgen writes into; rename or move it"),
-            ("search.json/x.txt", "site.json: static: search.json/ is a folder of static files, but newsgen writes the file search.json; rename or move it"),
+            ("index.html", "static: index.html is a file newsgen writes; rename or move it"),
+            ("assets/style.css", "static: assets/style.css is a file newsgen writes; rename or move it"),
+            ("articles", "static: articles is a folder newsgen writes into; rename or move it"),
+            ("search.json/x.txt", "static: search.json/ is a folder of static files, but newsgen writes the file search.json; rename or move it"),
         ] {
             let site = try site(files: [file: "x"])
             do {
                 try await site.build()
                 Issue.record("\(file) was accepted")
             } catch {
-                #expect("\(error)" == expected)
+                #expect("\(error)" == site.config.file.path + ": " + expected)
             }
             #expect(!FileManager.default.fileExists(atPath: site.output.path), "nothing published for \(file)")
         }

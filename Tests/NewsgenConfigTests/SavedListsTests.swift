@@ -36,13 +36,13 @@ struct SavedListsTests {
     }
 
     @Test("unknown keys are errors with did-you-mean, as in site.json", arguments: [
-        (#"{"read-later": []}"#, "saved.json: read-later: unknown key; did you mean readLater? (allowed: favorites, readLater)"),
-        (#"{"favorites": [], "favourites": []}"#, "saved.json: favourites: unknown key; did you mean favorites? (allowed: favorites, readLater)"),
-        (#"{"favorites": [], "device": "laptop"}"#, "saved.json: device: unknown key (allowed: favorites, readLater)"),
+        (#"{"read-later": []}"#, "saved.json:1:2: read-later: unknown key; did you mean readLater? (allowed: favorites, readLater)"),
+        (#"{"favorites": [], "favourites": []}"#, "saved.json:1:19: favourites: unknown key; did you mean favorites? (allowed: favorites, readLater)"),
+        (#"{"favorites": [], "device": "laptop"}"#, "saved.json:1:19: device: unknown key (allowed: favorites, readLater)"),
         (#"{"favorites": [{"url": "https://a.example/", "titel": "x"}]}"#,
-         "saved.json: favorites[0].titel: unknown key; did you mean title? (allowed: url, id, title, savedAt)"),
+         "saved.json:1:46: favorites[0].titel: unknown key; did you mean title? (allowed: url, id, title, savedAt)"),
         (#"{"readLater": [{"url": "https://a.example/"}, {"url": "https://b.example/", "saved": "2026-11-20T08:00:00Z"}]}"#,
-         "saved.json: readLater[1].saved: unknown key; did you mean savedAt? (allowed: url, id, title, savedAt)"),
+         "saved.json:1:77: readLater[1].saved: unknown key; did you mean savedAt? (allowed: url, id, title, savedAt)"),
     ])
     func unknownKeys(json: String, expected: String) {
         #expect(error(json) == expected)
@@ -61,22 +61,22 @@ struct SavedListsTests {
     }
 
     @Test("a broken file shape is an error naming the key path", arguments: [
-        (#"{"favorites": {}}"#, "saved.json: favorites: expected an array of entries, found an object"),
-        (#"[]"#, "saved.json: expected an object with favorites and readLater, found an array"),
+        (#"{"favorites": {}}"#, "saved.json:1:2: favorites: expected an array of entries, found an object"),
+        (#"[]"#, "saved.json:1:1: expected an object with favorites and readLater, found an array"),
     ])
     func shapeErrors(json: String, expected: String) {
         #expect(error(json) == expected)
     }
 
     @Test("an entry newsgen cannot use is skipped with a warning naming file and entry; the rest is used", arguments: [
-        (#"{"url": "not a url"}"#, #"saved.json: favorites[1]: url "not a url" is not an absolute http(s) URL; skipped"#),
-        (#"{"url": "javascript:alert(1)"}"#, #"saved.json: favorites[1]: url "javascript:alert(1)" is not an absolute http(s) URL; skipped"#),
-        (#"{"title": "no url"}"#, "saved.json: favorites[1]: has neither a url nor an id; skipped"),
+        (#"{"url": "not a url"}"#, #"saved.json:1:50: favorites[1]: url "not a url" is not an absolute http(s) URL; skipped"#),
+        (#"{"url": "javascript:alert(1)"}"#, #"saved.json:1:50: favorites[1]: url "javascript:alert(1)" is not an absolute http(s) URL; skipped"#),
+        (#"{"title": "no url"}"#, "saved.json:1:50: favorites[1]: has neither a url nor an id; skipped"),
         (#"{"url": "https://b.example/", "savedAt": "yesterday"}"#,
-         #"saved.json: favorites[1]: savedAt "yesterday" is not a date such as 2026-11-20T08:00:00Z; skipped"#),
-        (#"{"url": "https://b.example/", "title": 7}"#, "saved.json: favorites[1]: title is a number; expected a string; skipped"),
-        (#"3"#, "saved.json: favorites[1]: expected an object with a url, found a number; skipped"),
-        (#""https://b.example/""#, "saved.json: favorites[1]: expected an object with a url, found a string; skipped"),
+         #"saved.json:1:50: favorites[1]: savedAt "yesterday" is not a date such as 2026-11-20T08:00:00Z; skipped"#),
+        (#"{"url": "https://b.example/", "title": 7}"#, "saved.json:1:50: favorites[1]: title is a number; expected a string; skipped"),
+        (#"3"#, "saved.json:1:50: favorites[1]: expected an object with a url, found a number; skipped"),
+        (#""https://b.example/""#, "saved.json:1:50: favorites[1]: expected an object with a url, found a string; skipped"),
     ])
     func badEntry(entry: String, warning: String) throws {
         let reading = try reading("""
@@ -94,8 +94,8 @@ struct SavedListsTests {
         let folder = try TestSupport.temporaryFolder()
         let file = folder.appendingPathComponent("saved.json")
         for (text, expected) in [
-            (#"{"favorites": [], "read-later": []}"#, "read-later: unknown key; did you mean readLater? (allowed: favorites, readLater)"),
-            (#"{"favorites": [{"url": "https://a.example/", "titel": "A"}]}"#, "favorites[0].titel: unknown key; did you mean title? (allowed: url, id, title, savedAt)"),
+            (#"{"favorites": [], "read-later": []}"#, ":1:19: read-later: unknown key; did you mean readLater? (allowed: favorites, readLater)"),
+            (#"{"favorites": [{"url": "https://a.example/", "titel": "A"}]}"#, ":1:46: favorites[0].titel: unknown key; did you mean title? (allowed: url, id, title, savedAt)"),
             ("{\"favorites\": [],}", ":1:18: expected another member after ','; JSON allows no trailing comma"),
         ] {
             try text.write(to: file, atomically: true, encoding: .utf8)
@@ -114,7 +114,7 @@ struct SavedListsTests {
         let file = try TestSupport.temporaryFolder().appendingPathComponent("saved.json")
         try #"{"favorites": [{"url": "not a url"}]}"#.write(to: file, atomically: true, encoding: .utf8)
         var editor = try SavedFileEditor(file: file)
-        #expect(editor.warnings.map(\.description) == [file.path + #": favorites[0]: url "not a url" is not an absolute http(s) URL; skipped"#])
+        #expect(editor.warnings.map(\.description) == [file.path + #":1:16: favorites[0]: url "not a url" is not an absolute http(s) URL; skipped"#])
         #expect(editor.add(url: "https://b.example/", to: .favorites, title: nil, at: TestSupport.date("2026-11-21T12:00:00Z")) == .added)
         try editor.save()
         let saved = try String(contentsOf: file, encoding: .utf8)

@@ -8,7 +8,7 @@ struct SiteConfigTests {
     let folder = URL(fileURLWithPath: "/srv/site")
 
     func decode(_ json: String) throws(ConfigError) -> SiteConfig {
-        try SiteConfig.decode(Data(json.utf8), file: folder.appendingPathComponent("site.json"))
+        try SiteConfig.decode(Data(json.utf8), file: folder.appendingPathComponent("site.json"), displayPath: "site.json")
     }
 
     func error(_ json: String) -> String {
@@ -72,28 +72,28 @@ struct SiteConfigTests {
     }
 
     @Test("errors name the file, the key path and what was expected", arguments: [
-        (#"{}"#, "site.json: sources: is required"),
-        (#"{"sources": {}}"#, "site.json: sources: expected an array of sources, found an object"),
-        (#"{"sources": [], "titel": "x"}"#, "site.json: titel: unknown key; did you mean title?"),
-        (#"{"sources": [{"id": "a", "fead": "x.xml"}]}"#, "site.json: sources[0].fead: unknown key; did you mean feed?"),
-        (#"{"sources": [{"id": "a", "feed": "x.xml"}, {"id": "b"}, {"id": "c", "feed": "ftp://x/y"}]}"#, "site.json: sources[1]: expected exactly one of feed, newsapi or json, found none"),
-        (#"{"sources": [{"id": "c", "feed": "ftp://x/y"}]}"#, "site.json: sources[0].feed: expected a URL or a path"),
-        (#"{"sources": [{"id": "c", "feed": ""}]}"#, "site.json: sources[0].feed: expected a URL or a path"),
-        (#"{"sources": [{"id": "c", "feed": 3}]}"#, "site.json: sources[0].feed: expected a string, found a number"),
-        (#"{"sources": [{"id": "Bad Id", "feed": "x"}]}"#, "site.json: sources[0].id: expected lowercase letters"),
-        (#"{"sources": [{"id": "a", "feed": "x"}, {"id": "a", "feed": "y"}]}"#, "site.json: sources[1].id: \"a\" is already the id of sources[0]"),
-        (#"{"sources": [{"id": "a", "feed": "x", "newsapi": "y"}]}"#, "site.json: sources[0]: expected exactly one of feed, newsapi or json, found feed and newsapi"),
-        (#"{"sources": [], "baseURL": "news.example.org"}"#, "site.json: baseURL: expected an absolute http(s) URL"),
-        (#"{"sources": [], "articlesPerSource": 0}"#, "site.json: articlesPerSource: expected a whole number from 1 to 1000, found 0"),
-        (#"{"sources": [], "maxCacheAgeDays": 1.5}"#, "site.json: maxCacheAgeDays: expected a whole number"),
-        (#"{"sources": [], "newsapi": {"apiKey": "secret"}}"#, "site.json: newsapi.apiKey: unknown key; did you mean apiKeyEnv?"),
-        (#"{"sources": [{"id": "n", "newsapi": {"page": 2}}]}"#, "site.json: sources[0].newsapi.page: unknown key"),
-        (#"{"sources": [{"id": "n", "newsapi": {}}]}"#, "site.json: sources[0].newsapi: expected q (for everything), or country"),
-        (#"{"sources": [], "saved": 5}"#, "site.json: saved: expected a path or an array of paths, found a number"),
-        (#"{"sources": [], "language": "english!"}"#, "site.json: language: expected a language tag"),
-        (#"{"sources": [], "language": "e"}"#, "site.json: language: expected a language tag such as en or pt-BR"),
+        (#"{}"#, "site.json:1:1: sources: is required"),
+        (#"{"sources": {}}"#, "site.json:1:2: sources: expected an array of sources, found an object"),
+        (#"{"sources": [], "titel": "x"}"#, "site.json:1:17: titel: unknown key; did you mean title?"),
+        (#"{"sources": [{"id": "a", "fead": "x.xml"}]}"#, "site.json:1:26: sources[0].fead: unknown key; did you mean feed?"),
+        (#"{"sources": [{"id": "a", "feed": "x.xml"}, {"id": "b"}, {"id": "c", "feed": "ftp://x/y"}]}"#, "site.json:1:44: sources[1]: expected exactly one of feed, newsapi or json, found none"),
+        (#"{"sources": [{"id": "c", "feed": "ftp://x/y"}]}"#, "site.json:1:26: sources[0].feed: expected a URL or a path"),
+        (#"{"sources": [{"id": "c", "feed": ""}]}"#, "site.json:1:26: sources[0].feed: expected a URL or a path"),
+        (#"{"sources": [{"id": "c", "feed": 3}]}"#, "site.json:1:26: sources[0].feed: expected a string, found a number"),
+        (#"{"sources": [{"id": "Bad Id", "feed": "x"}]}"#, "site.json:1:15: sources[0].id: expected lowercase letters"),
+        (#"{"sources": [{"id": "a", "feed": "x"}, {"id": "a", "feed": "y"}]}"#, "site.json:1:41: sources[1].id: \"a\" is already the id of sources[0]"),
+        (#"{"sources": [{"id": "a", "feed": "x", "newsapi": "y"}]}"#, "site.json:1:14: sources[0]: expected exactly one of feed, newsapi or json, found feed and newsapi"),
+        (#"{"sources": [], "baseURL": "news.example.org"}"#, "site.json:1:17: baseURL: expected an absolute http(s) URL"),
+        (#"{"sources": [], "articlesPerSource": 0}"#, "site.json:1:17: articlesPerSource: expected a whole number from 1 to 1000, found 0"),
+        (#"{"sources": [], "maxCacheAgeDays": 1.5}"#, "site.json:1:17: maxCacheAgeDays: expected a whole number"),
+        (#"{"sources": [], "newsapi": {"apiKey": "secret"}}"#, "site.json:1:29: newsapi.apiKey: unknown key; did you mean apiKeyEnv?"),
+        (#"{"sources": [{"id": "n", "newsapi": {"page": 2}}]}"#, "site.json:1:38: sources[0].newsapi.page: unknown key"),
+        (#"{"sources": [{"id": "n", "newsapi": {}}]}"#, "site.json:1:37: sources[0].newsapi: expected q (for everything), or country"),
+        (#"{"sources": [], "saved": 5}"#, "site.json:1:17: saved: expected a path or an array of paths, found a number"),
+        (#"{"sources": [], "language": "english!"}"#, "site.json:1:17: language: expected a language tag"),
+        (#"{"sources": [], "language": "e"}"#, "site.json:1:17: language: expected a language tag such as en or pt-BR"),
         (#"{"sources": [] "#, "site.json:1:16: expected ',' or '}' after an object member, found the end of the file"),
-        (#"[]"#, "site.json: expected an object, found an array"),
+        (#"[]"#, "site.json:1:1: expected an object, found an array"),
     ])
     func errors(json: String, expected: String) {
         let message = error(json)
@@ -130,6 +130,55 @@ struct SiteConfigTests {
             #expect(error.description == "site.json:1:16: expected ',' or ']' after an array element, found '2'")
             #expect(error.keyPath == "")
             #expect(error.message == "expected ',' or ']' after an array element, found '2'")
+        }
+    }
+
+    @Test("a key error carries the line and column of the key as the parser read it, not of its text elsewhere")
+    func keyPositions() throws {
+        let json = """
+            {
+              "description": "titel",
+              "title": "Caf\u{E9}", "titel": "x",
+              "sources": []
+            }
+            """
+        do {
+            _ = try decode(json)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.file == "site.json")
+            #expect(error.keyPath == "titel")
+            #expect(error.position?.line == 3 && error.position?.column == 20, "\(String(describing: error.position))")
+            #expect(error.description.hasPrefix("site.json:3:20: titel: unknown key; did you mean title? (allowed: "))
+        }
+        let nested = """
+            {"sources": [
+            \t{"id": "a", "name": "\u{1F4F0} News", "feed": "a.xml"},
+            \t{"id": "b", "feed": "b.xml", "refreshMinutes": -1}
+            ]}
+            """
+        #expect(error(nested) == "site.json:3:31: sources[1].refreshMinutes: expected a whole number from 0 to 10080, found -1")
+        #expect(error(#"{"sources": [], "saved": ["a.json", 3]}"#) == "site.json:1:37: saved[1]: expected a path, found a number")
+    }
+
+    @Test("errors name the file by the path given, else by its absolute path; never by its name alone")
+    func filePath() {
+        let file = URL(fileURLWithPath: "/srv/a/site.json")
+        let json = Data(#"{"sources": [], "titel": "x"}"#.utf8)
+        for (given, shown) in [(nil, "/srv/a/site.json"), ("../a/site.json", "../a/site.json")] {
+            do {
+                _ = try SiteConfig.decode(json, file: file, displayPath: given)
+                Issue.record("accepted")
+            } catch {
+                #expect(error.file == shown)
+                #expect(error.description.hasPrefix("\(shown):1:17: titel: unknown key"), "\(error.description)")
+            }
+        }
+        do {
+            _ = try SiteConfig.load(from: URL(fileURLWithPath: "/nonexistent/site.json"))
+            Issue.record("loaded")
+        } catch {
+            #expect(error.description == "/nonexistent/site.json: cannot be read (no such file)")
         }
     }
 

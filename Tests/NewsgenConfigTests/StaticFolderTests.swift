@@ -17,7 +17,7 @@ struct StaticFolderTests {
         let key = staticKey.map { #""static": "\#($0)", "# } ?? ""
         let json = #"{\#(key)"output": "\#(output)", "sources": []}"#
         try Data(json.utf8).write(to: folder.appendingPathComponent("site.json"))
-        return try SiteConfig.load(from: folder.appendingPathComponent("site.json"))
+        return try SiteConfig.load(from: folder.appendingPathComponent("site.json"), displayPath: "site.json")
     }
 
     private func message<T>(_ body: () throws -> T) -> String {
@@ -41,11 +41,11 @@ struct StaticFolderTests {
     func wrongValues() {
         let folder = URL(fileURLWithPath: "/srv/site/site.json")
         func decode(_ json: String) -> String {
-            message { try SiteConfig.decode(Data(json.utf8), file: folder) }
+            message { try SiteConfig.decode(Data(json.utf8), file: folder, displayPath: "site.json") }
         }
-        #expect(decode(#"{"static": 3, "sources": []}"#) == "site.json: static: expected a string, found a number")
-        #expect(decode(#"{"static": " ", "sources": []}"#) == "site.json: static: expected a non-empty string")
-        #expect(decode(#"{"statik": "s", "sources": []}"#).hasPrefix("site.json: statik: unknown key; did you mean static?"))
+        #expect(decode(#"{"static": 3, "sources": []}"#) == "site.json:1:2: static: expected a string, found a number")
+        #expect(decode(#"{"static": " ", "sources": []}"#) == "site.json:1:2: static: expected a non-empty string")
+        #expect(decode(#"{"statik": "s", "sources": []}"#).hasPrefix("site.json:1:2: statik: unknown key; did you mean static?"))
     }
 
     @Test("files are read in path order, below folders, skipping names that start with a dot")
@@ -65,7 +65,7 @@ struct StaticFolderTests {
         let link = config.file.deletingLastPathComponent().appendingPathComponent("static/leak.txt")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "../secret.txt")
         let text = message { try config.staticFiles() }
-        #expect(text.hasPrefix("site.json: static: \""), "\(text)")
+        #expect(text.hasPrefix("site.json:1:2: static: \""), "\(text)")
         #expect(text.contains("static/leak.txt\" is a symbolic link"), "\(text)")
         let folderLink = config.file.deletingLastPathComponent().appendingPathComponent("static/etc")
         try FileManager.default.removeItem(at: link)

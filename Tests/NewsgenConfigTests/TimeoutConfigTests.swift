@@ -55,7 +55,10 @@ struct TimeoutConfigTests {
         let error = try #require(failure(json))
         #expect(error.keyPath == keyPath)
         #expect(error.message == message)
-        #expect(error.description == "site.json: \(keyPath): \(message)")
+        // Each key is written once in these files, and on the first line.
+        let key = keyPath.split(separator: ".").last.map(String.init) ?? keyPath
+        let column = json.distance(from: json.startIndex, to: try #require(json.range(of: "\"\(key)\"")).lowerBound) + 1
+        #expect(error.description == "/srv/news/site.json:1:\(column): \(keyPath): \(message)")
     }
 
     @Test("a misspelt key suggests the right one")

@@ -107,13 +107,55 @@ struct CLITests {
         #expect(try await newsgen(["build"], in: site).status == 0)
         let good = try await newsgen(["validate", "public"], in: site)
         #expect(good.status == 0)
-        #expect(good.stdout.hasPrefix("0 problems in 0 of "))
+        #expect(good.stdout.hasSuffix(": 0 problems\n"), "\(good.stdout)")
         try "<!DOCTYPE html>\n<html><body><p>broken</body></html>\n".write(to: site.appendingPathComponent("public/sources/index.html"), atomically: true, encoding: .utf8)
         let bad = try await newsgen(["validate", "public"], in: site)
         #expect(bad.status == 1)
         #expect(bad.stdout.contains("sources/index.html:2:"), "\(bad.stdout)")
         #expect(bad.stdout.contains(": xml-well-formed: "), "\(bad.stdout)")
-        #expect(bad.stdout.contains(/problems? in 1 of \d+ files\n$/), "\(bad.stdout)")
+        #expect(bad.stdout.contains(/: \d+ problems? in 1 file\n$/), "\(bad.stdout)")
+    }
+
+    @Test("validate's last line says how many files of each kind it checked and which it did not, counted from the folder")
+    func validateSummary() async throws {
+        let site = try sampleSite()
+        #expect(try await newsgen(["build"], in: site).status == 0)
+        let output = site.appendingPathComponent("public")
+        // The kinds by path, counted here from the folder itself.
+        var kinds: [String: Int] = [:]
+        var unchecked: [String: Int] = [:]
+        for path in try FileManager.default.subpathsOfDirectory(atPath: output.path) {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: output.appendingPathComponent(path).path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            let name = (path as NSString).lastPathComponent.lowercased()
+            // The extension: the last part of a name with two non-empty dot-separated parts (`.newsgen-site` has none).
+            let parts = name.split(separator: ".")
+            switch parts.count > 1 ? String(parts[parts.count - 1]) : "" {
+            case "html": kinds["HTML page", default: 0] += 1
+            case "rss": kinds["RSS feed", default: 0] += 1
+            case "atom": kinds["Atom feed", default: 0] += 1
+            case "opml": kinds["OPML file", default: 0] += 1
+            case "json": kinds[path.hasPrefix("feeds/") ? "JSON Feed" : "JSON file", default: 0] += 1
+            case "xml": kinds[name == "sitemap.xml" || path.hasPrefix("sitemaps/") ? "sitemap" : "XML file", default: 0] += 1
+            case "svg": kinds["SVG image", default: 0] += 1
+            case let other: unchecked[other, default: 0] += 1
+            }
+        }
+        let checked = kinds.values.reduce(0, +), skipped = unchecked.values.reduce(0, +)
+        #expect(kinds["HTML page", default: 0] > 10 && kinds["RSS feed", default: 0] > 3 && kinds["JSON Feed", default: 0] > 3)
+        func count(_ kind: String) -> String? {
+            kinds[kind].map { "\($0) \(kind)\($0 == 1 ? "" : "s")" }
+        }
+        let named = ["HTML page", "RSS feed", "Atom feed", "JSON Feed", "OPML file", "sitemap", "JSON file", "XML file", "SVG image"].compactMap(count)
+        let extensions = unchecked.sorted { ($1.value, $0.key.isEmpty ? 1 : 0, $0.key) < ($0.value, $1.key.isEmpty ? 1 : 0, $1.key) }
+            .map { $0.key.isEmpty ? "\($0.value) without an extension" : "\($0.value) .\($0.key)" }
+        var expected = skipped == 0 ? "checked \(checked) files" : "checked \(checked) of \(checked + skipped) files"
+        expected += " (" + named.joined(separator: ", ") + ")"
+        if skipped > 0 { expected += "; \(skipped) \(skipped == 1 ? "has" : "have") no checks (" + extensions.joined(separator: ", ") + ")" }
+        let run = try await newsgen(["validate", "public"], in: site)
+        #expect(run.status == 0)
+        #expect(run.stdout == expected + ": 0 problems\n")
+        #expect(run.stderr.isEmpty)
     }
 
     @Test("validate --format json: one object with the file count and every problem")
@@ -144,7 +186,8 @@ struct CLITests {
 
         let text2 = try await newsgen(["validate", "public"], in: site)
         #expect(text2.stdout.hasPrefix("favorites/index.html:2:1: html-lang: <html> has no lang attribute"), "\(text2.stdout)")
-        #expect(text2.stdout.hasSuffix("2 problems in 1 of \(report["files"] as? Int ?? 0) files\n"), "\(text2.stdout)")
+        #expect(text2.stdout.hasSuffix(": 2 problems in 1 file\n"), "\(text2.stdout)")
+        #expect(text2.stdout.contains(" of \(report["files"] as? Int ?? 0) files ("), "\(text2.stdout)")
     }
 
     @Test("validate --base-url checks feeds' self links against where the site is served")
@@ -165,11 +208,39 @@ struct CLITests {
         try #"{"sources": [{"id": "a", "fead": "x.xml"}]}"#.write(to: site.appendingPathComponent("site.json"), atomically: true, encoding: .utf8)
         let run = try await newsgen(["build"], in: site)
         #expect(run.status == 1)
-        #expect(run.stderr == "newsgen: error: site.json: sources[0].fead: unknown key; did you mean feed? (allowed: id, name, category, feed, newsapi, json, refreshMinutes, timeoutSeconds)\n")
+        #expect(run.stderr == "newsgen: error: site.json:1:26: sources[0].fead: unknown key; did you mean feed? (allowed: id, name, category, feed, newsapi, json, refreshMinutes, timeoutSeconds)\n")
         #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("public").path))
         let missing = try await newsgen(["build", "--config", "nope.json"], in: site)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("nope.json: not found"))
+    }
+
+    @Test("config errors name site.json as --config gave it, with the line and column of the key")
+    func configErrorsNameTheGivenPath() async throws {
+        let site = try sampleSite()
+        let folder = site.appendingPathComponent("a")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try """
+            {
+              "title": "A",
+              "titel": "A",
+              "sources": [{"id": "world", "feed": "../Samples/feeds/world.xml"}]
+            }
+            """.write(to: folder.appendingPathComponent("site.json"), atomically: true, encoding: .utf8)
+        let allowed = "(allowed: title, description, baseURL, language, output, templates, cache, saved, articlesPerSource, maxCacheAgeDays, keepDays, refreshMinutes, timeoutSeconds, fetchBudgetSeconds, newsapi, sources, static)"
+        let absolute = folder.appendingPathComponent("site.json").path
+        for given in [absolute, "a/site.json", "./a/../a/site.json"] {
+            for command in [["build"], ["sources"], ["saved", "list"], ["add", "https://example.org/", "--dry-run"]] {
+                let run = try await newsgen(command + ["--config", given], in: site)
+                #expect(run.status == 1, "\(command) \(given): \(run.stderr)")
+                #expect(run.stderr == "newsgen: error: \(given):3:3: titel: unknown key; did you mean title? \(allowed)\n", "\(command) \(given)")
+            }
+        }
+        let saved = site.appendingPathComponent("Samples/saved.json")
+        try #"{"favorites": [], "readLater": [{"url": "https://example.com/", "titel": "x"}]}"#.write(to: saved, atomically: true, encoding: .utf8)
+        let list = try await newsgen(["saved", "list"], in: site)
+        #expect(list.status == 1)
+        #expect(list.stderr == "newsgen: error: \(saved.standardizedFileURL.path):1:65: readLater[0].titel: unknown key; did you mean title? (allowed: url, id, title, savedAt)\n")
     }
 
     @Test("usage errors exit 2", arguments: [["build", "--bogus"], ["frobnicate"], ["build", "--quiet", "--verbose"], ["validate"], ["validate", "public", "--format", "xml"]])

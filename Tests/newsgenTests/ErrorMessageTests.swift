@@ -38,6 +38,27 @@ extension CLITests {
         #expect(try await newsgen(["help", "build"]).status == 0, "help is still a command")
     }
 
+    @Test("usage errors are printed as every other error, newsgen: error: …, then the usage; exit 2", arguments: [
+        (["add", "example.org"], "example.org is not an http(s) URL; give the address of a page or a feed, such as https://www.example.org/.", "add"),
+        (["add", "https://example.org/", "--id", "Bad Id"], "--id expects lowercase letters, digits, - and _ (at most 64), such as \"bbc-news\".", "add"),
+        (["build", "--bogus"], "unknown option '--bogus'", "build"),
+        (["build", "--quiet", "--verbose"], "--quiet and --verbose cannot be used together.", "build"),
+        (["validate"], "missing expected argument '<directory>'", "validate"),
+        (["serve", "--port", "0"], "--port must be from 1 to 65535.", "serve"),
+        (["saved", "add", "not-a-url"], "not-a-url is not an absolute http(s) URL.", "saved add"),
+    ])
+    func usageErrorForm(arguments: [String], message: String?, command: String) async throws {
+        let run = try await newsgen(arguments, in: try TestSupport.temporaryFolder())
+        #expect(run.status == 2, "\(arguments): \(run.stderr)")
+        #expect(run.stdout.isEmpty)
+        let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let message { #expect(lines.first == "newsgen: error: " + message, "\(run.stderr)") }
+        #expect(lines.first?.hasPrefix("newsgen: error: ") == true, "\(run.stderr)")
+        #expect(!lines.contains { $0.hasPrefix("Error:") }, "\(run.stderr)")
+        #expect(lines.contains { $0.hasPrefix("Usage: newsgen \(command)") }, "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("  See 'newsgen \(command) --help' for more information.\n"), "\(run.stderr)")
+    }
+
     @Test("--offline and a source that was never fetched says so, and what to do")
     func offlineNeverFetched() async throws {
         let site = try sampleSite()

@@ -37,7 +37,7 @@ extension CLITests {
         let before = try TestSupport.fileBytes(below: site)
         let run = try await newsgen(["build", "--offline"], in: site)
         #expect(run.status == 1)
-        #expect(run.stderr.hasPrefix("newsgen: error: site.json: output: "), "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("newsgen: error: site.json:6:3: output: "), "\(run.stderr)")
         #expect(run.stderr.contains("contains saved (\(site.path)/Samples/saved.json)"), "\(run.stderr)")
         #expect(try TestSupport.fileBytes(below: site) == before)
     }
@@ -91,7 +91,7 @@ extension CLITests {
         try Data(#"{"favorites": [{"url": "not a url"}, {"url": "https://example.com/good", "title": "Good"}]}"#.utf8).write(to: file)
         let list = try await newsgen(["saved", "list", "--file", "saved.json"], in: root)
         #expect(list.status == 0)
-        #expect(list.stderr == "newsgen: warning: \(file.path): favorites[0]: url \"not a url\" is not an absolute http(s) URL; skipped\n", "\(list.stderr)")
+        #expect(list.stderr == "newsgen: warning: \(file.path):1:16: favorites[0]: url \"not a url\" is not an absolute http(s) URL; skipped\n", "\(list.stderr)")
         #expect(list.stdout.contains("Favorites (1)") && list.stdout.contains("Good"), "\(list.stdout)")
         let add = try await newsgen(["saved", "add", "https://example.com/new", "--file", "saved.json"], in: root)
         #expect(add.status == 0)

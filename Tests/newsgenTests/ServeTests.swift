@@ -151,6 +151,28 @@ extension CLITests {
         }
     }
 
+    @Test("serve: a folder asked for without its slash redirects to the folder, keeping the query as written")
+    func serveFolderRedirectKeepsQuery() async throws {
+        let site = try sampleSite()
+        let port = try TestSupport.serverPort()
+        try await withServe(site, port: port) { _ in
+            let cases = [
+                ("/search?q=harbour", "/search/?q=harbour"),
+                ("/search?q=caf%C3%A9+bar&page=2", "/search/?q=caf%C3%A9+bar&page=2"),
+                ("/search", "/search/"),
+                ("/archive?", "/archive/"),
+            ]
+            for (asked, location) in cases {
+                let answer = try await raw("GET", asked, port: port)
+                #expect(answer.status == 301, "\(asked)")
+                #expect(answer.headers["location"] == location, "\(asked)")
+            }
+            let followed = try await raw("GET", "/search/?q=harbour", port: port)
+            #expect(followed.status == 200)
+            #expect(followed.headers["content-type"] == "text/html; charset=utf-8")
+        }
+    }
+
     @Test("serve on a port in use: one error line naming the port, exit 1, no build")
     func servePortInUse() async throws {
         let site = try sampleSite()
@@ -175,6 +197,33 @@ extension CLITests {
             #expect(try await waitUntil { output.text.contains("newsgen: rebuilt in ") }, "\(output.text)")
             #expect(output.text.contains("newsgen: Samples/feeds/world.xml changed; rebuilding\n"), "\(output.text)")
             #expect(!output.text.contains("warning"), "\(output.text)")
+        }
+    }
+
+    @Test("serve --watch: a failed rebuild says it failed and that the last good site is still served, never 'rebuilt'")
+    func serveWatchFailedRebuild() async throws {
+        let site = try sampleSite()
+        let port = try TestSupport.serverPort()
+        try await withServe(site, port: port, ["--watch"]) { output in
+            #expect(try await waitUntil { output.text.contains("newsgen: watching ") }, "\(output.text)")
+            let feed = try await raw("GET", "/feeds/headlines.rss", port: port)
+            let config = site.appendingPathComponent("site.json")
+            try editWatched(config, { $0.replacingOccurrences(of: #""output""#, with: #""titel": "x", "output""#) }, later: 5)
+            #expect(try await waitUntil { output.text.contains("newsgen: rebuild failed after ") }, "\(output.text)")
+            let lines = output.text.split(separator: "\n").map(String.init)
+            let failed = try #require(lines.firstIndex { $0.hasPrefix("newsgen: rebuild failed after ") })
+            let match = try #require(lines[failed].wholeMatch(of: /newsgen: rebuild failed after \d+\.\d\d s \(see the error above\); still serving the last good site from (.+), its pages showing the error until a rebuild succeeds/), "\(lines[failed])")
+            let served = String(match.1)
+            #expect([site.appendingPathComponent("public").path, site.resolvingSymlinksInPath().appendingPathComponent("public").path].contains(served), "\(served)")
+            #expect(lines[failed - 1].hasPrefix("newsgen: error: site.json:6:3: titel: unknown key; did you mean title?"), "\(output.text)")
+            #expect(!output.text.contains("rebuilt"), "\(output.text)")
+            let still = try await raw("GET", "/feeds/headlines.rss", port: port)
+            #expect(still.status == 200)
+            #expect(still.body == feed.body, "the last good site's files")
+
+            try editWatched(config, { $0.replacingOccurrences(of: #""titel": "x", "#, with: "") }, later: 10)
+            #expect(try await waitUntil { output.text.contains("newsgen: rebuilt in ") }, "\(output.text)")
+            #expect(output.text.contains(/\nnewsgen: rebuilt in \d+\.\d\d s\n/), "\(output.text)")
         }
     }
 

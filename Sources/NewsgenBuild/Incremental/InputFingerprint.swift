@@ -16,7 +16,11 @@ package enum InputFingerprint {
         hasher.add("newsgen-input")
         hasher.add(NewsgenVersion.string)
         hasher.add(theme: templates)
-        hasher.add(reflecting: content.config)
+        // How messages name site.json and its keys' places in it reach no file.
+        var config = content.config
+        config.displayPath = ""
+        config.keyPositions = [:]
+        hasher.add(reflecting: config)
         hasher.add(content.staticFiles.count)
         for file in content.staticFiles {
             hasher.add(file.path)
