@@ -165,10 +165,11 @@ struct SectionModel: Sendable {
     var more: Bool
 }
 
-/// A problem worth showing on a page (a source that could not be fetched).
+/// A source that could not be fetched, on the front page: its name and status (`SourceStatusText`), linking to its page.
 struct NoticeModel: Sendable {
     var text: String
-    var href: String?
+    var href: String
+    /// "stale" or "failed".
     var severity: String
 }
 
@@ -180,8 +181,11 @@ struct SourceRow: Sendable {
     var category: String?
     /// "ok", "stale" or "failed", for styling.
     var state: String
+    /// One sentence for readers (`SourceStatusText`), never the error itself.
     var stateText: String
     var articleCount: Int
+    /// "1 article", "12 articles"
+    var countText: String
     var homepage: String?
     var feeds: [FeedLinkModel]
     var selected: Bool
@@ -225,14 +229,13 @@ struct SourcesContent: Sendable {
 struct ArticleListContent: Sendable {
     var articles: ArticleRows
     var hasArticles: Bool
-    var notice: NoticeModel?
+    /// On a source's page, its row (with its status); `nil` on other lists.
     var source: SourceRow?
     var empty: EmptyState?
 
-    init(articles: ArticleRows, notice: NoticeModel?, source: SourceRow?, empty: EmptyState?) {
+    init(articles: ArticleRows, source: SourceRow?, empty: EmptyState?) {
         self.articles = articles
         self.hasArticles = !articles.isEmpty
-        self.notice = notice
         self.source = source
         self.empty = empty
     }

@@ -220,11 +220,11 @@ final class SiteModelBuilder: Sendable {
         if sources.isEmpty {
             empty = EmptyState(title: "No sources yet", message: "No sources are configured. Add RSS, Atom or JSON feeds to \"sources\" in site.json and build again.")
         } else if sources.allSatisfy({ if case .unavailable = $0.status { true } else { false } }) {
-            empty = EmptyState(title: "No news to show", message: "No source could be fetched and nothing recent enough is cached. The Sources page says what went wrong with each.")
+            empty = EmptyState(title: "No news to show", message: "None of the sources could be reached, and there are no recent stories to show. The Sources page has each one's state.")
         } else if headlines.isEmpty {
             empty = EmptyState(title: "Nothing fetched", message: "The sources were read, but they list no articles right now.")
         }
-        let noticed = sources.filter { Self.stateText($0).0 != "ok" }.map(Self.statusDate)
+        let noticed = sources.filter { !SourceStatusText($0.status).isOK }.map(Self.statusDate)
         return page(
             root: root, path: SitePaths.headlinesPage, title: content.config.title, heading: "Headlines",
             intro: content.config.description.isEmpty ? nil : content.config.description,
@@ -297,20 +297,17 @@ final class SiteModelBuilder: Sendable {
     }
 
     func sourcePage(_ source: SourceReport, root: String) -> Page<ArticleListContent> {
-        var empty: EmptyState?
-        if case .unavailable(let since, let error) = source.status {
-            let when = since.map { " since \(Dates.readable($0))" } ?? ""
-            empty = EmptyState(title: "Unavailable", message: "This source has failed\(when): \(error). Nothing recent enough is cached to show.")
-        } else if source.articles.isEmpty {
-            empty = EmptyState(title: "No articles", message: "This source lists no articles right now.")
-        }
+        // An unavailable source's status (in `source`) already says there is nothing to show.
+        let unavailable = if case .unavailable = source.status { true } else { false }
+        let empty = source.articles.isEmpty && !unavailable
+            ? EmptyState(title: "No articles", message: "This source lists no articles right now.")
+            : nil
         return page(
             root: root, path: SitePaths.sourcePage(source.id), title: "\(source.name) — \(content.config.title)", heading: source.name,
             intro: nil, tab: "Sources", updated: Self.newest(source.articles.map(\.published) + [Self.statusDate(source)]),
             feeds: feedLinks(SitePaths.sourceFeed(source.id), title: source.name, root: root),
             content: ArticleListContent(
-                articles: rows(source.articles, root: root), notice: notice(for: source, root: root),
-                source: sourceRow(source, root: root), empty: empty
+                articles: rows(source.articles, root: root), source: sourceRow(source, root: root), empty: empty
             )
         )
     }
@@ -321,8 +318,7 @@ final class SiteModelBuilder: Sendable {
             root: root, path: SitePaths.categoryPage(category.slug), title: "\(category.name) — \(content.config.title)", heading: category.name,
             intro: nil, tab: "Headlines", updated: Self.newest(shown.map(\.published)),
             feeds: feedLinks(SitePaths.categoryFeed(category.slug), title: "\(content.config.title) — \(category.name)", root: root),
-            content: ArticleListContent(articles: rows(Array(shown), root: root),
-                                        notice: nil, source: nil, empty: nil)
+            content: ArticleListContent(articles: rows(Array(shown), root: root), source: nil, empty: nil)
         )
     }
 
@@ -343,7 +339,7 @@ final class SiteModelBuilder: Sendable {
             root: root, path: SitePaths.savedPage(kind), title: "\(kind.title) — \(content.config.title)", heading: kind.title,
             intro: nil, tab: kind.title, updated: savedUpdated(kind),
             feeds: feedLinks(SitePaths.savedFeed(kind), title: "\(content.config.title) — \(kind.title)", root: root),
-            content: ArticleListContent(articles: rows, notice: nil, source: nil, empty: empty)
+            content: ArticleListContent(articles: rows, source: nil, empty: empty)
         )
     }
 
@@ -749,7 +745,7 @@ final class SiteModelBuilder: Sendable {
     static func statusDate(_ source: SourceReport) -> Date? {
         switch source.status {
         case .fetched, .notModified: nil
-        case .recent(let date), .offline(let date), .stale(let date, _): date
+        case .recent(let date), .offline(let date), .stale(let date, _, _): date
         case .unavailable(let since, _): since
         }
     }
@@ -797,11 +793,12 @@ final class SiteModelBuilder: Sendable {
     }
 
     private func sourceRow(_ source: SourceReport, root: String) -> SourceRow {
-        let (state, text) = Self.stateText(source)
+        let status = SourceStatusText(source.status)
         return SourceRow(
             id: source.id, name: source.name, href: root + SitePaths.sourcePage(source.id),
             kind: Self.kindText(source), category: source.config.category.map { Self.categoryName($0) },
-            state: state, stateText: text, articleCount: source.articles.count, homepage: source.homepage,
+            state: status.state, stateText: status.text, articleCount: source.articles.count,
+            countText: source.articles.count == 1 ? "1 article" : "\(source.articles.count) articles", homepage: source.homepage,
             feeds: feedLinks(SitePaths.sourceFeed(source.id), title: source.name, root: root), selected: true
         )
     }
@@ -814,29 +811,11 @@ final class SiteModelBuilder: Sendable {
         }
     }
 
-    static func stateText(_ source: SourceReport) -> (String, String) {
-        switch source.status {
-        case .fetched: ("ok", "Updated")
-        case .notModified: ("ok", "Unchanged since the last fetch")
-        case .recent(let date): ("ok", "Updated \(Dates.readable(date))")
-        case .offline(let date): ("ok", "From the cache, updated \(Dates.readable(date))")
-        case .stale(let date, let error): ("stale", "Last updated \(Dates.readable(date)) — source unreachable (\(error))")
-        case .unavailable(let since, let error):
-            ("failed", "Unavailable\(since.map { " since \(Dates.readable($0))" } ?? ""): \(error)")
-        }
-    }
-
-    private func notice(for source: SourceReport, root: String) -> NoticeModel? {
-        let (state, text) = Self.stateText(source)
-        guard state != "ok" else { return nil }
-        return NoticeModel(text: text, href: nil, severity: state)
-    }
-
     private func notices(root: String) -> [NoticeModel] {
         sources.compactMap { source in
-            let (state, text) = Self.stateText(source)
-            guard state != "ok" else { return nil }
-            return NoticeModel(text: "\(source.name): \(text)", href: root + SitePaths.sourcePage(source.id), severity: state)
+            let status = SourceStatusText(source.status)
+            guard !status.isOK else { return nil }
+            return NoticeModel(text: "\(source.name): \(status.text)", href: root + SitePaths.sourcePage(source.id), severity: status.state)
         }
     }
 }
