@@ -379,12 +379,12 @@ final class SiteModelBuilder: Sendable {
             count: undatedArchive.count, countText: Self.storyCount(undatedArchive.count)
         )
         let empty = archive.isEmpty
-            ? EmptyState(title: "Nothing archived yet", message: "The archive holds every article the cache keeps; nothing has been fetched yet.")
+            ? EmptyState(title: "Nothing archived yet", message: "No story has been fetched yet. Stories show here, day by day, once the sources are read.")
             : nil
         return page(
             root: root, path: SitePaths.archiveIndex, title: "Archive — \(content.config.title)", heading: "Archive",
-            intro: "Every day that has stories in the cache, newest first.",
-            tab: nil, updated: Self.newest(archive.map(\.published)),
+            intro: Self.archiveIntro(keepDays: content.config.keepDays),
+            tab: "Archive", updated: Self.newest(archive.map(\.published)),
             feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
             content: ArchiveIndexContent(days: days, hasDays: !days.isEmpty, undated: undated, empty: empty)
         )
@@ -394,7 +394,7 @@ final class SiteModelBuilder: Sendable {
         page(
             root: root, path: SitePaths.archiveDay(day.key), title: "\(day.title) — Archive — \(content.config.title)", heading: day.title,
             intro: "\(Self.storyCount(day.articles.count)) published this day (UTC), newest first.",
-            tab: nil, updated: Self.newest(day.articles.map(\.published)),
+            tab: "Archive", updated: Self.newest(day.articles.map(\.published)),
             feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
             content: ArchiveDayContent(articles: rows(day.articles, root: root), archive: root + SitePaths.archiveIndex)
         )
@@ -404,7 +404,7 @@ final class SiteModelBuilder: Sendable {
         page(
             root: root, path: SitePaths.archiveUndated, title: "Undated stories — Archive — \(content.config.title)", heading: "Undated stories",
             intro: "\(Self.storyCount(undatedArchive.count)) whose source gave no date.",
-            tab: nil, updated: nil,
+            tab: "Archive", updated: nil,
             feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
             content: ArchiveDayContent(articles: rows(undatedArchive, root: root), archive: root + SitePaths.archiveIndex)
         )
@@ -421,7 +421,7 @@ final class SiteModelBuilder: Sendable {
         return page(
             root: root, path: SitePaths.tagsIndex, title: "Tags — \(content.config.title)", heading: "Tags",
             intro: "The topics the sources give their stories, with \(SiteRenderer.tagThreshold) or more stories each.",
-            tab: nil, updated: Self.newest(tags.map { $0.articles.first?.published }),
+            tab: "Tags", updated: Self.newest(tags.map { $0.articles.first?.published }),
             feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
             content: TagsContent(tags: entries, hasTags: !entries.isEmpty, empty: empty)
         )
@@ -433,7 +433,7 @@ final class SiteModelBuilder: Sendable {
         return page(
             root: root, path: SitePaths.tagPage(tag.slug), title: "\(tag.name) — Tags — \(content.config.title)", heading: tag.name,
             intro: "\(Self.storyCount(tag.articles.count)) tagged \(tag.name), newest first.\(more)",
-            tab: nil, updated: Self.newest(shown.map(\.published)),
+            tab: "Tags", updated: Self.newest(shown.map(\.published)),
             feeds: feedLinks(SitePaths.tagFeed(tag.slug), title: "\(content.config.title) — \(tag.name)", root: root),
             content: TagContent(articles: rows(Array(shown), root: root), tagsIndex: root + SitePaths.tagsIndex)
         )
@@ -448,6 +448,11 @@ final class SiteModelBuilder: Sendable {
             content: SearchContent(index: root + SitePaths.searchIndex, script: root + SitePaths.searchScript,
                                    archive: root + SitePaths.archiveIndex)
         )
+    }
+
+    /// The archive holds the stories the sources listed within `keepDays` (and saved ones), so it says so in those words.
+    static func archiveIntro(keepDays: Int) -> String {
+        "Stories from the last \(keepDays == 1 ? "day" : "\(keepDays) days"), day by day, newest first."
     }
 
     static func storyCount(_ count: Int) -> String {
@@ -682,6 +687,7 @@ final class SiteModelBuilder: Sendable {
         let tabs: [(String, String)] = [
             ("Headlines", SitePaths.headlinesPage), ("Sources", SitePaths.sourcesPage),
             ("Favorites", SitePaths.savedPage(.favorites)), ("Read Later", SitePaths.savedPage(.readLater)),
+            ("Archive", SitePaths.archiveIndex), ("Tags", SitePaths.tagsIndex),
         ]
         return Page(
             site: SiteModel(title: content.config.title, description: content.config.description, language: content.config.language, version: NewsgenVersion.string),
