@@ -166,7 +166,7 @@ struct NewsAPIBuildTests {
             #expect(sources.contains(#"<tr class="selected">"#))
             #expect(sources.contains(#"<a href="../sources/wire/">Meridian Wire</a>"#), "a selected source links to its page")
             #expect(sources.contains(#"<a href="../sources/ledger/">Northern Ledger</a>"#))
-            #expect(sources.contains("<th scope=\"row\">Circuit Daily <a class=\"homepage\" href=\"https://circuitdaily.example\""), "an unselected one does not")
+            #expect(sources.contains("<th scope=\"row\" class=\"name\">Circuit Daily <a class=\"homepage\" href=\"https://circuitdaily.example\""), "an unselected one does not")
             #expect(sources.contains("Chips, code &amp; the people who make them."))
             #expect(!sources.contains("javascript:"))
             #expect(!sources.contains("No id, dropped"))
