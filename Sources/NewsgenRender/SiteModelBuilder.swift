@@ -168,14 +168,22 @@ final class SiteModelBuilder: Sendable {
                 if seen.insert(slug).inserted { stories[slug, default: []].append(article) }
             }
         }
-        // Most used spelling; ties go to code-point order, never arrival order, so the name is stable across builds.
-        let names = spellings.mapValues { counts in
-            counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? ""
-        }
+        let names = spellings.mapValues(tagName)
         let tags = stories.filter { $0.value.count >= SiteRenderer.tagThreshold }
             .map { Tag(name: names[$0.key] ?? $0.key, slug: $0.key, articles: $0.value) }
             .sorted { $0.slug < $1.slug }
         return (tags, names)
+    }
+
+    /// The name of a tag spelled as `counts` counts (spellings of one slug, so differing in case, accents or punctuation):
+    /// the most used spelling that has a capital letter, else the most used one with its first letter capitalised, as a
+    /// category's ("economy" and "Economy" read "Economy"; "iOS" stays "iOS"). Ties go to code-point order, never arrival
+    /// order, so the name is stable across builds. The slug, and so the tag's URL, is the same whichever name is shown.
+    static func tagName(_ counts: [String: Int]) -> String {
+        let capitalised = counts.filter { $0.key != $0.key.lowercased() }
+        let candidates = capitalised.isEmpty ? counts : capitalised
+        let name = candidates.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? ""
+        return capitalised.isEmpty ? name.prefix(1).uppercased() + name.dropFirst() : name
     }
 
     /// A story's tags as its feed gave them, trimmed, without empty ones or repeats.
