@@ -338,7 +338,7 @@ final class SiteModelBuilder: Sendable {
                 ArticleRows.SavedMark(savedAt: item.entry.savedAt,
                                       note: !item.matched && item.article.sourceID.isEmpty ? "Not listed by any source now" : nil)
             },
-            root: root, inSection: false, builder: self
+            savedList: kind, root: root, inSection: false, builder: self
         )
         let empty = saved.isEmpty
             ? EmptyState(title: "Nothing saved yet", message: "Nothing is saved to \(kind.title) yet. Save an article with `newsgen saved add URL --list \(kind.slug)`, or add it to saved.json.")
