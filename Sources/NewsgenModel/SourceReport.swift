@@ -11,9 +11,10 @@ public struct SourceReport: Sendable {
         case recent(lastSuccess: Date)
         /// `--offline`: served from a cache younger than maxCacheAgeDays.
         case offline(lastSuccess: Date)
-        /// The fetch failed; served from a cache younger than maxCacheAgeDays.
-        case stale(lastSuccess: Date, error: String)
-        /// The fetch failed (or was not allowed) and nothing young enough is cached; nothing is shown.
+        /// The fetch failed; served from a cache younger than maxCacheAgeDays. `since` is when the source began failing,
+        /// as far as anyone knows (`nil` when it was not tried, as without its provider).
+        case stale(lastSuccess: Date, error: String, since: Date?)
+        /// The fetch failed (or was not allowed) and nothing young enough is cached; nothing is shown. `since` as above.
         case unavailable(since: Date?, error: String)
     }
 

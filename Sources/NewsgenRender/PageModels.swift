@@ -1,5 +1,6 @@
 import Foundation
 import NewsgenModel
+import NewsgenConfig
 
 /// The values templates see: stored properties by name (`TemplateValues` turns each page into dictionaries, so computed
 /// properties are invisible). Every page gets a `Page` with the site, navigation, feed links and a template-specific
@@ -103,6 +104,8 @@ struct ArticleRows: Sendable {
     let articles: [Article]
     /// One for each article on a saved list; empty on every other list.
     let marks: [SavedMark]
+    /// The saved list these rows are, if any: its rows leave out its own badge, which every one of them would carry.
+    var savedList: SavedListKind? = nil
     let root: String
     /// A front-page section's rows: `<h3>` headlines, the first shown larger.
     let inSection: Bool
@@ -117,6 +120,11 @@ struct ArticleRows: Sendable {
             row.savedAt = marks[index].savedAt.map { TimeModel(datetime: Dates.rfc3339($0), text: Dates.readableDay($0)) }
             row.note = marks[index].note
         }
+        switch savedList {
+        case .favorites: row.favorite = false
+        case .readLater: row.readLater = false
+        case nil: break
+        }
         return row
     }
 
@@ -125,6 +133,7 @@ struct ArticleRows: Sendable {
         hasher.add("rows")
         hasher.add(root)
         hasher.add(inSection)
+        hasher.add(savedList?.key)
         hasher.add(articles.count)
         for (index, article) in articles.enumerated() {
             builder.feedRow(article, into: &hasher)
@@ -165,10 +174,11 @@ struct SectionModel: Sendable {
     var more: Bool
 }
 
-/// A problem worth showing on a page (a source that could not be fetched).
+/// A source that could not be fetched, on the front page: its name and status (`SourceStatusText`), linking to its page.
 struct NoticeModel: Sendable {
     var text: String
-    var href: String?
+    var href: String
+    /// "stale" or "failed".
     var severity: String
 }
 
@@ -180,8 +190,11 @@ struct SourceRow: Sendable {
     var category: String?
     /// "ok", "stale" or "failed", for styling.
     var state: String
+    /// One sentence for readers (`SourceStatusText`), never the error itself.
     var stateText: String
     var articleCount: Int
+    /// "1 article", "12 articles"
+    var countText: String
     var homepage: String?
     var feeds: [FeedLinkModel]
     var selected: Bool
@@ -225,14 +238,13 @@ struct SourcesContent: Sendable {
 struct ArticleListContent: Sendable {
     var articles: ArticleRows
     var hasArticles: Bool
-    var notice: NoticeModel?
+    /// On a source's page, its row (with its status); `nil` on other lists.
     var source: SourceRow?
     var empty: EmptyState?
 
-    init(articles: ArticleRows, notice: NoticeModel?, source: SourceRow?, empty: EmptyState?) {
+    init(articles: ArticleRows, source: SourceRow?, empty: EmptyState?) {
         self.articles = articles
         self.hasArticles = !articles.isEmpty
-        self.notice = notice
         self.source = source
         self.empty = empty
     }

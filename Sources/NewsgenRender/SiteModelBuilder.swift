@@ -168,14 +168,22 @@ final class SiteModelBuilder: Sendable {
                 if seen.insert(slug).inserted { stories[slug, default: []].append(article) }
             }
         }
-        // Most used spelling; ties go to code-point order, never arrival order, so the name is stable across builds.
-        let names = spellings.mapValues { counts in
-            counts.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? ""
-        }
+        let names = spellings.mapValues(tagName)
         let tags = stories.filter { $0.value.count >= SiteRenderer.tagThreshold }
             .map { Tag(name: names[$0.key] ?? $0.key, slug: $0.key, articles: $0.value) }
             .sorted { $0.slug < $1.slug }
         return (tags, names)
+    }
+
+    /// The name of a tag spelled as `counts` counts (spellings of one slug, so differing in case, accents or punctuation):
+    /// the most used spelling that has a capital letter, else the most used one with its first letter capitalised, as a
+    /// category's ("economy" and "Economy" read "Economy"; "iOS" stays "iOS"). Ties go to code-point order, never arrival
+    /// order, so the name is stable across builds. The slug, and so the tag's URL, is the same whichever name is shown.
+    static func tagName(_ counts: [String: Int]) -> String {
+        let capitalised = counts.filter { $0.key != $0.key.lowercased() }
+        let candidates = capitalised.isEmpty ? counts : capitalised
+        let name = candidates.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? ""
+        return capitalised.isEmpty ? name.prefix(1).uppercased() + name.dropFirst() : name
     }
 
     /// A story's tags as its feed gave them, trimmed, without empty ones or repeats.
@@ -220,11 +228,11 @@ final class SiteModelBuilder: Sendable {
         if sources.isEmpty {
             empty = EmptyState(title: "No sources yet", message: "No sources are configured. Add RSS, Atom or JSON feeds to \"sources\" in site.json and build again.")
         } else if sources.allSatisfy({ if case .unavailable = $0.status { true } else { false } }) {
-            empty = EmptyState(title: "No news to show", message: "No source could be fetched and nothing recent enough is cached. The Sources page says what went wrong with each.")
+            empty = EmptyState(title: "No news to show", message: "None of the sources could be reached, and there are no recent stories to show. The Sources page has each one's state.")
         } else if headlines.isEmpty {
             empty = EmptyState(title: "Nothing fetched", message: "The sources were read, but they list no articles right now.")
         }
-        let noticed = sources.filter { Self.stateText($0).0 != "ok" }.map(Self.statusDate)
+        let noticed = sources.filter { !SourceStatusText($0.status).isOK }.map(Self.statusDate)
         return page(
             root: root, path: SitePaths.headlinesPage, title: content.config.title, heading: "Headlines",
             intro: content.config.description.isEmpty ? nil : content.config.description,
@@ -297,20 +305,17 @@ final class SiteModelBuilder: Sendable {
     }
 
     func sourcePage(_ source: SourceReport, root: String) -> Page<ArticleListContent> {
-        var empty: EmptyState?
-        if case .unavailable(let since, let error) = source.status {
-            let when = since.map { " since \(Dates.readable($0))" } ?? ""
-            empty = EmptyState(title: "Unavailable", message: "This source has failed\(when): \(error). Nothing recent enough is cached to show.")
-        } else if source.articles.isEmpty {
-            empty = EmptyState(title: "No articles", message: "This source lists no articles right now.")
-        }
+        // An unavailable source's status (in `source`) already says there is nothing to show.
+        let unavailable = if case .unavailable = source.status { true } else { false }
+        let empty = source.articles.isEmpty && !unavailable
+            ? EmptyState(title: "No articles", message: "This source lists no articles right now.")
+            : nil
         return page(
             root: root, path: SitePaths.sourcePage(source.id), title: "\(source.name) — \(content.config.title)", heading: source.name,
             intro: nil, tab: "Sources", updated: Self.newest(source.articles.map(\.published) + [Self.statusDate(source)]),
             feeds: feedLinks(SitePaths.sourceFeed(source.id), title: source.name, root: root),
             content: ArticleListContent(
-                articles: rows(source.articles, root: root), notice: notice(for: source, root: root),
-                source: sourceRow(source, root: root), empty: empty
+                articles: rows(source.articles, root: root), source: sourceRow(source, root: root), empty: empty
             )
         )
     }
@@ -321,8 +326,7 @@ final class SiteModelBuilder: Sendable {
             root: root, path: SitePaths.categoryPage(category.slug), title: "\(category.name) — \(content.config.title)", heading: category.name,
             intro: nil, tab: "Headlines", updated: Self.newest(shown.map(\.published)),
             feeds: feedLinks(SitePaths.categoryFeed(category.slug), title: "\(content.config.title) — \(category.name)", root: root),
-            content: ArticleListContent(articles: rows(Array(shown), root: root),
-                                        notice: nil, source: nil, empty: nil)
+            content: ArticleListContent(articles: rows(Array(shown), root: root), source: nil, empty: nil)
         )
     }
 
@@ -334,7 +338,7 @@ final class SiteModelBuilder: Sendable {
                 ArticleRows.SavedMark(savedAt: item.entry.savedAt,
                                       note: !item.matched && item.article.sourceID.isEmpty ? "Not listed by any source now" : nil)
             },
-            root: root, inSection: false, builder: self
+            savedList: kind, root: root, inSection: false, builder: self
         )
         let empty = saved.isEmpty
             ? EmptyState(title: "Nothing saved yet", message: "Nothing is saved to \(kind.title) yet. Save an article with `newsgen saved add URL --list \(kind.slug)`, or add it to saved.json.")
@@ -343,7 +347,7 @@ final class SiteModelBuilder: Sendable {
             root: root, path: SitePaths.savedPage(kind), title: "\(kind.title) — \(content.config.title)", heading: kind.title,
             intro: nil, tab: kind.title, updated: savedUpdated(kind),
             feeds: feedLinks(SitePaths.savedFeed(kind), title: "\(content.config.title) — \(kind.title)", root: root),
-            content: ArticleListContent(articles: rows, notice: nil, source: nil, empty: empty)
+            content: ArticleListContent(articles: rows, source: nil, empty: empty)
         )
     }
 
@@ -383,12 +387,12 @@ final class SiteModelBuilder: Sendable {
             count: undatedArchive.count, countText: Self.storyCount(undatedArchive.count)
         )
         let empty = archive.isEmpty
-            ? EmptyState(title: "Nothing archived yet", message: "The archive holds every article the cache keeps; nothing has been fetched yet.")
+            ? EmptyState(title: "Nothing archived yet", message: "No story has been fetched yet. Stories show here, day by day, once the sources are read.")
             : nil
         return page(
             root: root, path: SitePaths.archiveIndex, title: "Archive — \(content.config.title)", heading: "Archive",
-            intro: "Every day that has stories in the cache, newest first.",
-            tab: nil, updated: Self.newest(archive.map(\.published)),
+            intro: Self.archiveIntro(keepDays: content.config.keepDays),
+            tab: "Archive", updated: Self.newest(archive.map(\.published)),
             feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
             content: ArchiveIndexContent(days: days, hasDays: !days.isEmpty, undated: undated, empty: empty)
         )
@@ -398,7 +402,7 @@ final class SiteModelBuilder: Sendable {
         page(
             root: root, path: SitePaths.archiveDay(day.key), title: "\(day.title) — Archive — \(content.config.title)", heading: day.title,
             intro: "\(Self.storyCount(day.articles.count)) published this day (UTC), newest first.",
-            tab: nil, updated: Self.newest(day.articles.map(\.published)),
+            tab: "Archive", updated: Self.newest(day.articles.map(\.published)),
             feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
             content: ArchiveDayContent(articles: rows(day.articles, root: root), archive: root + SitePaths.archiveIndex)
         )
@@ -408,7 +412,7 @@ final class SiteModelBuilder: Sendable {
         page(
             root: root, path: SitePaths.archiveUndated, title: "Undated stories — Archive — \(content.config.title)", heading: "Undated stories",
             intro: "\(Self.storyCount(undatedArchive.count)) whose source gave no date.",
-            tab: nil, updated: nil,
+            tab: "Archive", updated: nil,
             feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
             content: ArchiveDayContent(articles: rows(undatedArchive, root: root), archive: root + SitePaths.archiveIndex)
         )
@@ -425,7 +429,7 @@ final class SiteModelBuilder: Sendable {
         return page(
             root: root, path: SitePaths.tagsIndex, title: "Tags — \(content.config.title)", heading: "Tags",
             intro: "The topics the sources give their stories, with \(SiteRenderer.tagThreshold) or more stories each.",
-            tab: nil, updated: Self.newest(tags.map { $0.articles.first?.published }),
+            tab: "Tags", updated: Self.newest(tags.map { $0.articles.first?.published }),
             feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
             content: TagsContent(tags: entries, hasTags: !entries.isEmpty, empty: empty)
         )
@@ -437,7 +441,7 @@ final class SiteModelBuilder: Sendable {
         return page(
             root: root, path: SitePaths.tagPage(tag.slug), title: "\(tag.name) — Tags — \(content.config.title)", heading: tag.name,
             intro: "\(Self.storyCount(tag.articles.count)) tagged \(tag.name), newest first.\(more)",
-            tab: nil, updated: Self.newest(shown.map(\.published)),
+            tab: "Tags", updated: Self.newest(shown.map(\.published)),
             feeds: feedLinks(SitePaths.tagFeed(tag.slug), title: "\(content.config.title) — \(tag.name)", root: root),
             content: TagContent(articles: rows(Array(shown), root: root), tagsIndex: root + SitePaths.tagsIndex)
         )
@@ -452,6 +456,11 @@ final class SiteModelBuilder: Sendable {
             content: SearchContent(index: root + SitePaths.searchIndex, script: root + SitePaths.searchScript,
                                    archive: root + SitePaths.archiveIndex)
         )
+    }
+
+    /// The archive holds the stories the sources listed within `keepDays` (and saved ones), so it says so in those words.
+    static func archiveIntro(keepDays: Int) -> String {
+        "Stories from the last \(keepDays == 1 ? "day" : "\(keepDays) days"), day by day, newest first."
     }
 
     static func storyCount(_ count: Int) -> String {
@@ -686,6 +695,7 @@ final class SiteModelBuilder: Sendable {
         let tabs: [(String, String)] = [
             ("Headlines", SitePaths.headlinesPage), ("Sources", SitePaths.sourcesPage),
             ("Favorites", SitePaths.savedPage(.favorites)), ("Read Later", SitePaths.savedPage(.readLater)),
+            ("Archive", SitePaths.archiveIndex), ("Tags", SitePaths.tagsIndex),
         ]
         return Page(
             site: SiteModel(title: content.config.title, description: content.config.description, language: content.config.language, version: NewsgenVersion.string),
@@ -749,7 +759,7 @@ final class SiteModelBuilder: Sendable {
     static func statusDate(_ source: SourceReport) -> Date? {
         switch source.status {
         case .fetched, .notModified: nil
-        case .recent(let date), .offline(let date), .stale(let date, _): date
+        case .recent(let date), .offline(let date), .stale(let date, _, _): date
         case .unavailable(let since, _): since
         }
     }
@@ -797,11 +807,12 @@ final class SiteModelBuilder: Sendable {
     }
 
     private func sourceRow(_ source: SourceReport, root: String) -> SourceRow {
-        let (state, text) = Self.stateText(source)
+        let status = SourceStatusText(source.status)
         return SourceRow(
             id: source.id, name: source.name, href: root + SitePaths.sourcePage(source.id),
             kind: Self.kindText(source), category: source.config.category.map { Self.categoryName($0) },
-            state: state, stateText: text, articleCount: source.articles.count, homepage: source.homepage,
+            state: status.state, stateText: status.text, articleCount: source.articles.count,
+            countText: source.articles.count == 1 ? "1 article" : "\(source.articles.count) articles", homepage: source.homepage,
             feeds: feedLinks(SitePaths.sourceFeed(source.id), title: source.name, root: root), selected: true
         )
     }
@@ -814,29 +825,11 @@ final class SiteModelBuilder: Sendable {
         }
     }
 
-    static func stateText(_ source: SourceReport) -> (String, String) {
-        switch source.status {
-        case .fetched: ("ok", "Updated")
-        case .notModified: ("ok", "Unchanged since the last fetch")
-        case .recent(let date): ("ok", "Updated \(Dates.readable(date))")
-        case .offline(let date): ("ok", "From the cache, updated \(Dates.readable(date))")
-        case .stale(let date, let error): ("stale", "Last updated \(Dates.readable(date)) — source unreachable (\(error))")
-        case .unavailable(let since, let error):
-            ("failed", "Unavailable\(since.map { " since \(Dates.readable($0))" } ?? ""): \(error)")
-        }
-    }
-
-    private func notice(for source: SourceReport, root: String) -> NoticeModel? {
-        let (state, text) = Self.stateText(source)
-        guard state != "ok" else { return nil }
-        return NoticeModel(text: text, href: nil, severity: state)
-    }
-
     private func notices(root: String) -> [NoticeModel] {
         sources.compactMap { source in
-            let (state, text) = Self.stateText(source)
-            guard state != "ok" else { return nil }
-            return NoticeModel(text: "\(source.name): \(text)", href: root + SitePaths.sourcePage(source.id), severity: state)
+            let status = SourceStatusText(source.status)
+            guard !status.isOK else { return nil }
+            return NoticeModel(text: "\(source.name): \(status.text)", href: root + SitePaths.sourcePage(source.id), severity: status.state)
         }
     }
 }

@@ -84,6 +84,7 @@ struct AccessibilityTests {
         let tabPages: [String: String] = [
             "index.html": "Headlines", "sources/index.html": "Sources",
             "favorites/index.html": "Favorites", "read-later/index.html": "Read Later",
+            "archive/index.html": "Archive", "tags/index.html": "Tags",
         ]
         for page in try await Self.pages() {
             let marked = page.all { $0.attribute("aria-current") != nil }

@@ -84,6 +84,17 @@ struct CacheTests {
         try String(contentsOf: folder.appendingPathComponent("public").appendingPathComponent(path), encoding: .utf8)
     }
 
+    /// How many times `text` occurs in the page at `path`.
+    func occurrences(of text: String, in path: String) throws -> Int {
+        try page(path).components(separatedBy: text).count - 1
+    }
+
+    /// The published files (pages, feeds, search index) that contain `text`.
+    func files(containing text: String) throws -> [String] {
+        try TestSupport.fileBytes(below: folder.appendingPathComponent("public"))
+            .filter { $0.value.range(of: Data(text.utf8)) != nil }.keys.sorted()
+    }
+
     func withServer(_ body: @escaping @Sendable (URL) async throws -> Void) async throws {
         let server = self.server
         try await withTestServer({ router in
@@ -120,8 +131,31 @@ struct CacheTests {
             #expect(log.warnings.first?.contains("source \"test\": HTTP 503 from 127.0.0.1; showing 2 cached articles from Sat 21 Nov 2026, 12:00 UTC") == true, "\(log.warnings)")
             let source = try page("sources/test/index.html")
             #expect(source.contains("a story"))
-            #expect(source.contains("Last updated Sat 21 Nov 2026, 12:00 UTC — source unreachable"))
+            let status = "Couldn’t be reached since Fri 27 Nov 2026, 12:00 UTC; showing stories from Sat 21 Nov 2026, 12:00 UTC."
+            #expect(try occurrences(of: status, in: "sources/test/index.html") == 1, "once, in words")
+            #expect(try occurrences(of: status, in: "sources/index.html") == 1)
+            #expect(try occurrences(of: "Test Daily: " + status, in: "index.html") == 1)
+            #expect(try files(containing: "HTTP 503") == [], "the error is the log's, not the readers'")
             #expect(try page("index.html").contains("b story"))
+        }
+    }
+
+    @Test("a source still down an hour later, tried again: its pages keep their bytes")
+    func stillDown() async throws {
+        server.items = ["a", "b"]
+        try await withServer { base in
+            let config = try config(base: base)
+            try await build(config, at: Self.start)
+            server.mode = .fail
+            try await build(config, at: Self.start + Self.day, refresh: true)
+            let pages = ["index.html", "sources/index.html", "sources/test/index.html"]
+            let before = try pages.map { try page($0) }
+            let requests = server.requests
+            let (report, _) = try await build(config, at: Self.start + Self.day + 3600, refresh: true)
+            #expect(server.requests > requests, "tried again")
+            #expect(report.exitStatus == 3)
+            #expect(try pages.map { try page($0) } == before, "the same sentence, since the same first failure")
+            #expect(before[2].contains("Couldn’t be reached since Sun 22 Nov 2026, 12:00 UTC; showing stories from Sat 21 Nov 2026, 12:00 UTC."))
         }
     }
 
@@ -137,8 +171,11 @@ struct CacheTests {
             #expect(report.exitStatus == 3)
             let source = try page("sources/test/index.html")
             #expect(!source.contains("a story"))
-            #expect(source.contains("This source has failed since Mon 23 Nov 2026, 12:00 UTC"), "the first failure after the last success")
+            #expect(try occurrences(of: "Couldn’t be reached since Mon 23 Nov 2026, 12:00 UTC; no recent stories to show.", in: "sources/test/index.html") == 1,
+                    "since the first failure after the last success")
+            #expect(!source.contains("empty-state"), "the status says there is nothing to show; no box says it again")
             #expect(try page("index.html").contains("No news to show"), "the Headlines tab says why it is empty")
+            #expect(try files(containing: "HTTP 503") == [])
         }
     }
 
@@ -148,8 +185,8 @@ struct CacheTests {
         try await withServer { base in
             let (report, _) = try await build(try config(base: base), at: Self.start)
             #expect(report.exitStatus == 3)
-            #expect(try page("index.html").contains("No source could be fetched and nothing recent enough is cached"))
-            #expect(try page("sources/test/index.html").contains("This source has failed since"))
+            #expect(try page("index.html").contains("None of the sources could be reached, and there are no recent stories to show."))
+            #expect(try occurrences(of: "Couldn’t be reached since Sat 21 Nov 2026, 12:00 UTC; no recent stories to show.", in: "sources/test/index.html") == 1)
         }
     }
 

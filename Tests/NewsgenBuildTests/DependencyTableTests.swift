@@ -112,9 +112,9 @@ struct DependencyTableTests {
         }
         // What a source's own pages and the Sources tab show of it, besides its name and section.
         func state(of source: SourceReport, into hasher: inout Fingerprint.Hasher) {
-            let (state, text) = SiteModelBuilder.stateText(source)
-            hasher.add(state)
-            hasher.add(text)
+            let status = SourceStatusText(source.status)
+            hasher.add(status.state)
+            hasher.add(status.text)
             hasher.add(date: SiteModelBuilder.statusDate(source))
             hasher.add(source.homepage)
             hasher.add(SiteModelBuilder.kindText(source))
@@ -130,7 +130,7 @@ struct DependencyTableTests {
                 rows(category.articles.prefix(SiteRenderer.sectionLimit), into: &hasher)
                 hasher.add(category.articles.count > SiteRenderer.sectionLimit)
             }
-            let noticed = model.content.sources.filter { SiteModelBuilder.stateText($0).0 != "ok" }
+            let noticed = model.content.sources.filter { !SourceStatusText($0.status).isOK }
             for source in noticed { state(of: source, into: &hasher) }
             hasher.add(date: SiteModelBuilder.newest(model.headlines.map(\.published) + noticed.map(SiteModelBuilder.statusDate)))
             hasher.add(model.headlines.isEmpty)

@@ -50,7 +50,7 @@ struct FetchBudgetTests {
                 // 8 s on an idle machine, over a minute beside the rest of the suite on two busy cores.
                 #expect(seconds >= 7.9 && seconds < 600, "took \(seconds) s with an 8 s budget and an hour's deadline")
                 let dead = try #require(reports.first { $0.id == "dead" })
-                #expect(dead.status == .stale(lastSuccess: Self.now.addingTimeInterval(-86_400), error: "stopped by the 8 s fetch budget"))
+                #expect(dead.status == .stale(lastSuccess: Self.now.addingTimeInterval(-86_400), error: "stopped by the 8 s fetch budget", since: Self.now))
                 #expect(dead.articles.map(\.id) == ["old"])
                 // The healthy source is fetched long before the budget ends on a quiet machine; a
                 // loaded one (load average 15 on two cores) has stretched it past 8 s, so it is not asserted.
@@ -145,7 +145,7 @@ extension SourceReport.Status {
     /// The error a failed source shows, if any.
     var error: String? {
         switch self {
-        case .stale(_, let error), .unavailable(_, let error): error
+        case .stale(_, let error, _), .unavailable(_, let error): error
         default: nil
         }
     }

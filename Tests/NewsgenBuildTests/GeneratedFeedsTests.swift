@@ -289,7 +289,7 @@ struct GeneratedFeedsTests {
         let tag = try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("feeds/tags/one.json"))) as? [String: Any]
         #expect((tag?["items"] as? [[String: Any]])?.count == 2, "two stories carry the tag")
         let source = try String(contentsOf: output.appendingPathComponent("sources/index.html"), encoding: .utf8)
-        #expect(source.contains(#"<td class="count">2</td>"#), "the source lists two stories")
+        #expect(source.contains(#"<td class="count">2 articles</td>"#), "the source lists two stories")
     }
 
     /// The feed of issue 62: a tagged item with neither link nor guid, the only one of its source.

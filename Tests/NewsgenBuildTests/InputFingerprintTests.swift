@@ -97,7 +97,7 @@ struct InputFingerprintTests {
         let report = try await site.build()
         #expect(report.timings.contains { $0.stage == .publish })
         let sources = try String(contentsOf: site.output.appendingPathComponent("sources/index.html"), encoding: .utf8)
-        #expect(sources.contains("unreachable"), "the sources page shows the failed source")
+        #expect(sources.contains("Couldn’t be reached"), "the sources page shows the failed source")
     }
 
     static let article = Article(
@@ -144,9 +144,9 @@ struct InputFingerprintTests {
         state.sources[0].status = .notModified
         #expect(InputFingerprint.of(state, templates: templates) != digest)
         var stale = content
-        stale.sources[0].status = .stale(lastSuccess: Date(timeIntervalSince1970: 5), error: "timed out")
+        stale.sources[0].status = .stale(lastSuccess: Date(timeIntervalSince1970: 5), error: "timed out", since: nil)
         var staleOther = stale
-        staleOther.sources[0].status = .stale(lastSuccess: Date(timeIntervalSince1970: 6), error: "timed out")
+        staleOther.sources[0].status = .stale(lastSuccess: Date(timeIntervalSince1970: 6), error: "timed out", since: nil)
         #expect(InputFingerprint.of(stale, templates: templates) != InputFingerprint.of(staleOther, templates: templates))
         var language = content
         language.config.language = "fr"

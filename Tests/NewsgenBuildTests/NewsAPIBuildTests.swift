@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Hummingbird
 import Logging
 import Testing
@@ -35,9 +38,8 @@ struct NewsAPIBuildTests {
     }
 
     func build(_ config: SiteConfig, environment: [String: String], fetcher: HTTPFetcher?, store: MemoryStore = MemoryStore(),
-               at now: Date = Self.now, offline: Bool = false) async throws(BuildError) -> (BuildReport, LogRecorder) {
+               at now: Date = Self.now, offline: Bool = false, retry: RetryPolicy = .fast()) async throws(BuildError) -> (BuildReport, LogRecorder) {
         let (logger, recorder) = TestSupport.recordingLogger()
-        let retry = RetryPolicy.fast()
         let build = Build(
             config: config, options: .init(offline: offline),
             providers: [
@@ -100,13 +102,40 @@ struct NewsAPIBuildTests {
                     #expect(error == "NEWS_API_KEY is not set")
                 }
                 let sources = try read(config.output, "sources/index.html")
-                #expect(sources.contains("Unavailable: NEWS_API_KEY is not set"))
+                #expect(sources.contains("Couldn’t be reached; no recent stories to show."), "never tried, so no since")
+                #expect(!sources.contains("NEWS_API_KEY"), "how to set the key is the owner's business, in the log")
                 #expect(!sources.contains("Available from NewsAPI"), "no key, no list, no error")
                 #expect(try read(config.output, "index.html").contains("Night trains return"))
                 #expect(await SiteValidator.validate(directory: config.output).isValid)
             }
             #expect(log.count == 0)
         }
+    }
+
+    @Test("no network: a NewsAPI source's page says once, in words, that it could not be reached; the error is in the log only")
+    func noNetwork() async throws {
+        let (socket, port) = try TestSupport.refusingPort()
+        defer { close(socket) }
+        let server = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        var edited = try site(server: server).0
+        edited.sources = [SourceConfig(id: "bbc", name: "BBC News", kind: .newsapi(.source("bbc-news")))] + edited.sources.prefix(1)
+        let config = edited
+        let (report, recorder) = try await withHTTPFetcher(followRedirects: false) { fetcher in
+            try await build(config, environment: Kit.environment, fetcher: fetcher, retry: .fast(sleeps: SleepLog()))
+        }
+        #expect(report.exitStatus == 3)
+        #expect(recorder.warnings.contains("source \"bbc\": connection refused from 127.0.0.1 (3 attempts)"), "\(recorder.warnings)")
+
+        let status = "Couldn’t be reached since Sat 21 Nov 2026, 12:00 UTC; no recent stories to show."
+        func count(_ path: String) throws -> Int { try read(config.output, path).components(separatedBy: status).count - 1 }
+        #expect(try count("sources/bbc/index.html") == 1, "one sentence on the source's page, not three")
+        #expect(try count("sources/index.html") == 1)
+        #expect(try read(config.output, "index.html").contains("BBC News: \(status)"))
+        let files = try TestSupport.fileBytes(below: config.output)
+        for text in ["connection refused", "127.0.0.1", "Unavailable"] {
+            #expect(files.filter { $0.value.range(of: Data(text.utf8)) != nil }.keys.sorted() == [], "\(text) reaches no page or feed")
+        }
+        #expect(await SiteValidator.validate(directory: config.output).isValid)
     }
 
     @Test("with a key: articles, the Sources tab's NewsAPI list, and the key nowhere in the output or the cache")
@@ -137,7 +166,7 @@ struct NewsAPIBuildTests {
             #expect(sources.contains(#"<tr class="selected">"#))
             #expect(sources.contains(#"<a href="../sources/wire/">Meridian Wire</a>"#), "a selected source links to its page")
             #expect(sources.contains(#"<a href="../sources/ledger/">Northern Ledger</a>"#))
-            #expect(sources.contains("<th scope=\"row\">Circuit Daily <a class=\"homepage\" href=\"https://circuitdaily.example\""), "an unselected one does not")
+            #expect(sources.contains("<th scope=\"row\" class=\"name\">Circuit Daily <a class=\"homepage\" href=\"https://circuitdaily.example\""), "an unselected one does not")
             #expect(sources.contains("Chips, code &amp; the people who make them."))
             #expect(!sources.contains("javascript:"))
             #expect(!sources.contains("No id, dropped"))

@@ -406,7 +406,7 @@ struct NewsAPIProviderTests {
         #expect(status["local"] == .fetched)
         #expect(status["bbc"] == .unavailable(since: nil, error: "NEWS_API_KEY is not set"))
         #expect(status["us-business"] == .unavailable(since: nil, error: "NEWS_API_KEY is not set"))
-        #expect(status["swift"] == .stale(lastSuccess: now.addingTimeInterval(-7200), error: "NEWS_API_KEY is not set"))
+        #expect(status["swift"] == .stale(lastSuccess: now.addingTimeInterval(-7200), error: "NEWS_API_KEY is not set", since: nil))
         #expect(reports.first { $0.id == "swift" }?.articles == [cached])
         #expect(try await store.state(of: "bbc") == nil, "a skipped source is not recorded as failing")
     }

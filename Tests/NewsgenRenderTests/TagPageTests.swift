@@ -101,6 +101,35 @@ struct TagPageTests {
         #expect(report.problems.isEmpty, "\(report.problems.map(\.description).joined(separator: "\n"))")
     }
 
+    @Test("a tag's name: its most used capitalised spelling, else its lower-case one capitalised; ties by code point", arguments: [
+        (["economy": 3, "Economy": 1], "Economy"),
+        (["technology": 8], "Technology"),
+        (["ios": 2, "iOS": 1], "iOS"),
+        (["AI": 1, "Ai": 1, "ai": 5], "AI"),
+        (["e-commerce": 1, "E-Commerce": 1, "E-commerce": 1], "E-Commerce"),
+        (["日本": 2], "日本"),
+    ] as [([String: Int], String)])
+    func tagName(counts: [String: Int], name: String) {
+        #expect(SiteModelBuilder.tagName(counts) == name)
+    }
+
+    @Test("case variants are one tag with one name everywhere, the index in case-insensitive order, its URL the slug")
+    func caseVariants() async throws {
+        let site = try await render([
+            Self.story(1, "wire", "Rates hold", tags: ["economy", "banking"]),
+            Self.story(2, "wire", "Rates rise", tags: ["Economy", "Banking"]),
+            Self.story(3, "other", "Chips sell", tags: ["economy", "technology"]),
+            Self.story(4, "other", "Apps sell", tags: ["technology", "apple"]),
+            Self.story(5, "other", "Phones sell", tags: ["Apple"]),
+        ])
+        let index = try #require(Self.text(site, "tags/index.html"))
+        let entries = index.matches(of: /<li><a href="\.\.\/tags\/([a-z-]+)\/">([^<]+)<\/a>/).map { "\($0.1)=\($0.2)" }
+        #expect(entries == ["apple=Apple", "banking=Banking", "economy=Economy", "technology=Technology"])
+        #expect(Self.text(site, "tags/technology/index.html")?.contains("<h1>Technology</h1>") == true)
+        let front = try #require(Self.text(site, "index.html"))
+        #expect(front.contains(#"<a class="tag" href="tags/economy/">Economy</a>"#) && !front.contains(">economy<"), "rows name it so too")
+    }
+
     @Test("a row leaves out the tag named like its section; the story's page and the tag's page keep it")
     func sectionTag() async throws {
         let site = try await render([Self.story(1, "wire", "Ports busy", tags: ["World", "Ports"]), Self.story(2, "wire", "Ports calm", tags: ["world", "Ports"])])

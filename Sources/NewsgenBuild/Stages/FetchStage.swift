@@ -139,14 +139,14 @@ struct FetchStage: Sendable {
                     return .report(make(.offline(lastSuccess: lastSuccess), articles: articles))
                 case .notRetried(let error, let minutes):
                     logger.warning("source \"\(source.id)\": \(error) (\(minutes) min ago; not retried within its refresh interval); showing \(articles.count) cached articles from \(Dates.readable(lastSuccess))")
-                    return .report(make(.stale(lastSuccess: lastSuccess, error: error), articles: articles))
+                    return .report(make(.stale(lastSuccess: lastSuccess, error: error, since: otherwise.since), articles: articles))
                 case .skipped(let skip):
                     skipped.add(source.id, skip)
-                    return .report(make(.stale(lastSuccess: lastSuccess, error: skip.reason), articles: articles))
+                    return .report(make(.stale(lastSuccess: lastSuccess, error: skip.reason, since: otherwise.since), articles: articles))
                 case .failed(let error):
                     // The log line may name local paths (error.description); pages and cache get error.message, which does not.
                     logger.warning("source \"\(source.id)\": \(error.description); showing \(articles.count) cached articles from \(Dates.readable(lastSuccess))")
-                    return .report(make(.stale(lastSuccess: lastSuccess, error: error.message), articles: articles))
+                    return .report(make(.stale(lastSuccess: lastSuccess, error: error.message, since: otherwise.since), articles: articles))
                 }
             case .unavailable(let reason):
                 return .report(unavailable(reason))

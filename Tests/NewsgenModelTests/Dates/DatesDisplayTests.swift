@@ -14,4 +14,12 @@ struct DatesDisplayTests {
         #expect(Dates.readable(date) == readable)
         #expect(Dates.readableDay(date) == day)
     }
+
+    @Test("beside another time of the same UTC day, a time is shown as hours and minutes only")
+    func readableSameDay() {
+        let morning = Date(timeIntervalSince1970: 1_795_161_600)  // Fri 20 Nov 2026, 08:00 UTC
+        #expect(Dates.readable(morning, sameDayAs: morning + 15 * 3_600 + 59 * 60) == "08:00 UTC")
+        #expect(Dates.readable(morning, sameDayAs: morning + 16 * 3_600) == "Fri 20 Nov 2026, 08:00 UTC", "midnight starts another day")
+        #expect(Dates.readable(morning, sameDayAs: morning - 8 * 3_600 - 1) == "Fri 20 Nov 2026, 08:00 UTC")
+    }
 }
