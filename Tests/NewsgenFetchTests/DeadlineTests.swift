@@ -78,7 +78,7 @@ struct DeadlineTests {
         try await withSilentServer { base in
             // Deadline 2 s, a budget no loaded machine exhausts: exactly two attempts of 2 s each.
             // (How a retry's deadline shrinks to the budget's rest: `retryDeadline`.)
-            let retry = RetryPolicy(attempts: 2, baseDelay: .milliseconds(100), maxDelay: .milliseconds(100), budget: .seconds(60), jitter: 0)
+            let retry = RetryPolicy(attempts: 2, baseDelay: .milliseconds(100), maxDelay: .milliseconds(100), budget: .seconds(3600), jitter: 0)
             let (error, seconds) = try await Self.failure(base, requestTimeout: .seconds(2), retry: retry)
             #expect(error == .transport(.timedOut(seconds: 2), attempts: 2), "\(String(describing: error))")
             #expect(error?.message == "no complete answer within 2 s (2 attempts)", "\(String(describing: error?.message))")
