@@ -106,7 +106,12 @@ public protocol ArticleStore: Sendable {
     func keepSaved(_ saved: [SavedSnapshot], at date: Date) async throws(StoreError)
     /// The kept data of saved articles, by saved entry key.
     func savedArticles(ids: Set<String>) async throws(StoreError) -> [String: Article]
-    /// Removes articles not seen since `cutoff` that no source lists and nobody saved; returns how many.
+    /// What extraction kept for these story links (`StoryExtraction`), by link; links never tried are absent.
+    func extractions(of urls: [String]) async throws(StoreError) -> [String: StoryExtraction]
+    /// Keeps extraction outcomes by story link, replacing what was kept for the same links.
+    func recordExtractions(_ extractions: [String: StoryExtraction]) async throws(StoreError)
+    /// Removes articles not seen since `cutoff` that no source lists and nobody saved, and the extractions of links no
+    /// article has any more; returns how many articles.
     func prune(notSeenSince cutoff: Date) async throws(StoreError) -> Int
     func statistics() async throws(StoreError) -> StoreStatistics
     /// Nothing more is written for now: a store with a log may start flushing it. Returns at once.
@@ -158,8 +163,19 @@ package actor MemoryStore: ArticleStore {
     private var states: [String: SourceState] = [:]
     private var lists: [String: [Article]] = [:]
     private var saved: [String: Article] = [:]
+    private var extracted: [String: StoryExtraction] = [:]
 
     public init() {}
+
+    public func extractions(of urls: [String]) throws(StoreError) -> [String: StoryExtraction] {
+        var found: [String: StoryExtraction] = [:]
+        for url in urls { found[url] = extracted[url] }
+        return found
+    }
+
+    public func recordExtractions(_ extractions: [String: StoryExtraction]) throws(StoreError) {
+        extracted.merge(extractions) { _, new in new }
+    }
 
     public func states(of sourceIDs: [String]) throws(StoreError) -> [String: SourceState] {
         states.filter { sourceIDs.contains($0.key) }

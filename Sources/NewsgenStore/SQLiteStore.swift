@@ -211,6 +211,18 @@ package final class SQLiteStore: ArticleStore {
                 DROP TABLE IF EXISTS listBlob;
                 """)
         }
+        // Full texts extracted from stories' own pages (`StoryExtraction`), by the story's link.
+        migrator.registerMigration("v8-extraction") { db in
+            try db.execute(sql: """
+                CREATE TABLE extraction (
+                    url TEXT PRIMARY KEY NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('article', 'none', 'failed')),
+                    value TEXT NOT NULL,
+                    attempted DOUBLE NOT NULL,
+                    attempts INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 
@@ -411,12 +423,55 @@ package final class SQLiteStore: ArticleStore {
         }
     }
 
+    public func extractions(of urls: [String]) async throws(StoreError) -> [String: StoryExtraction] {
+        guard !urls.isEmpty else { return [:] }
+        return try await read { db in
+            var found: [String: StoryExtraction] = [:]
+            let statement = try db.cachedStatement(sql: "SELECT kind, value, attempted, attempts FROM extraction WHERE url = ?")
+            for url in urls {
+                guard let row = try Row.fetchOne(statement, arguments: [url]) else { continue }
+                let value: String = row[1]
+                let outcome: StoryExtraction.Outcome = switch row[0] as String {
+                case "article": .article(html: value)
+                case "none": .none(reason: value)
+                default: .failed(reason: value)
+                }
+                found[url] = StoryExtraction(outcome, attempted: Date(timeIntervalSince1970: row[2]), attempts: row[3])
+            }
+            return found
+        }
+    }
+
+    public func recordExtractions(_ extractions: [String: StoryExtraction]) async throws(StoreError) {
+        guard !extractions.isEmpty else { return }
+        try await write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO extraction (url, kind, value, attempted, attempts) VALUES (?, ?, ?, ?, ?)
+                """)
+            for (url, extraction) in extractions.sorted(by: { $0.key < $1.key }) {
+                let (kind, value): (String, String) = switch extraction.outcome {
+                case .article(let html): ("article", html)
+                case .none(let reason): ("none", reason)
+                case .failed(let reason): ("failed", reason)
+                }
+                try statement.execute(arguments: [url, kind, value, extraction.attempted.timeIntervalSince1970, extraction.attempts])
+            }
+        }
+    }
+
     public func prune(notSeenSince cutoff: Date) async throws(StoreError) -> Int {
         try await write { db in
             try db.execute(sql: Self.pruning, arguments: [cutoff.timeIntervalSince1970])
-            return db.changesCount
+            let pruned = db.changesCount
+            try db.execute(sql: Self.pruningExtractions)
+            return pruned
         }
     }
+
+    /// Removes the extractions of links no article has any more.
+    static let pruningExtractions = """
+        DELETE FROM extraction WHERE url NOT IN (SELECT url FROM article WHERE url IS NOT NULL)
+        """
 
     /// Removes articles not seen since a time (seconds since 1970) unless saved or listed; uses the `lastSeen` index.
     static let pruning = """

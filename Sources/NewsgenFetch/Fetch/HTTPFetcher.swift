@@ -11,6 +11,8 @@ public struct HTTPResponse: Sendable {
     public var status: Int
     public var headers: [(name: String, value: String)]
     public var body: Data
+    /// The address the response came from, after redirects; `nil` when not known.
+    public var url: URL? = nil
 
     public func header(_ name: String) -> String? {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
@@ -114,8 +116,12 @@ public struct HTTPFetcher: Sendable {
     }
 
     /// Sends a GET and reads the whole body; any status is a response, only transport problems throw. The whole
-    /// exchange ends at `timeout` (the fetcher's own when `nil`) with `.timedOut`.
-    public func get(_ url: URL, headers extra: [(String, String)] = [], timeout: Duration? = nil) async throws(HTTPFetchError) -> HTTPResponse {
+    /// exchange ends at `timeout` (the fetcher's own when `nil`) with `.timedOut`. The body is read only when
+    /// `readingBody` accepts the status and headers (else the response has an empty body).
+    public func get(
+        _ url: URL, headers extra: [(String, String)] = [], timeout: Duration? = nil,
+        readingBody: @escaping @Sendable (_ status: Int, _ headers: [(name: String, value: String)]) -> Bool = { _, _ in true }
+    ) async throws(HTTPFetchError) -> HTTPResponse {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
         request.headers.add(name: "User-Agent", value: NewsgenVersion.userAgent)
@@ -130,12 +136,12 @@ public struct HTTPFetcher: Sendable {
             return try await withThrowingTaskGroup(of: HTTPResponse?.self) { group in
                 group.addTask {
                     let response = try await client.execute(prepared, deadline: .now() + .nanoseconds(limit.nanoseconds))
+                    let (status, headers) = (Int(response.status.code), response.headers.map { ($0.name, $0.value) })
+                    guard readingBody(status, headers) else {
+                        return HTTPResponse(status: status, headers: headers, body: Data(), url: response.url)
+                    }
                     let body = try await response.body.collect(upTo: maximumBytes)
-                    return HTTPResponse(
-                        status: Int(response.status.code),
-                        headers: response.headers.map { ($0.name, $0.value) },
-                        body: Data(body.readableBytesView)
-                    )
+                    return HTTPResponse(status: status, headers: headers, body: Data(body.readableBytesView), url: response.url)
                 }
                 group.addTask {
                     try await Task.sleep(for: limit)
