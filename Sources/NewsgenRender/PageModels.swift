@@ -14,7 +14,10 @@ struct Page<Content: Sendable>: Sendable {
     var intro: String?
     /// The relative path back to the site root, such as "../../".
     var root: String
+    /// The page's preferred address: its own, or on a story's page the original article.
     var canonical: String
+    /// What the page shows where it is shared.
+    var card: ShareCard
     var nav: [NavItem]
     var feeds: [FeedLinkModel]
     /// The newest time the page shows, for the footer; `nil` when none. Never the build's time, so an unchanged page

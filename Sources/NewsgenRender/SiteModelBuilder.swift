@@ -365,7 +365,7 @@ final class SiteModelBuilder: Sendable {
         let feeds = source.map { feedLinks(SitePaths.sourceFeed($0.id), title: $0.name, root: root) }
             ?? feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root)
         let allTags = tagLinks(article, root: root)
-        return page(
+        var story = page(
             root: root, path: articlePath(article) ?? "", title: "\(article.title) — \(content.config.title)", heading: article.title,
             intro: nil, tab: nil, updated: article.published, feeds: feeds,
             content: ArticleContent(
@@ -375,6 +375,10 @@ final class SiteModelBuilder: Sendable {
                 body: article.content.map { siteLinks(in: $0, root: root) }
             )
         )
+        story.card = ShareCard(story: article, url: story.canonical, publisher: article.outlet ?? source?.name,
+                               siteName: content.config.title)
+        if let original = article.url { story.canonical = original }
+        return story
     }
 
     func archiveIndexPage(root: String) -> Page<ArchiveIndexContent> {
@@ -697,10 +701,11 @@ final class SiteModelBuilder: Sendable {
             ("Favorites", SitePaths.savedPage(.favorites)), ("Read Later", SitePaths.savedPage(.readLater)),
             ("Archive", SitePaths.archiveIndex), ("Tags", SitePaths.tagsIndex),
         ]
+        let address = content.config.baseURL.absoluteString + path
         return Page(
             site: SiteModel(title: content.config.title, description: content.config.description, language: content.config.language, version: NewsgenVersion.string),
             title: title, heading: heading, intro: intro, root: root.isEmpty ? "./" : root,
-            canonical: content.config.baseURL.absoluteString + path,
+            canonical: address, card: ShareCard(page: title, description: intro ?? content.config.description, url: address),
             nav: tabs.map { title, tabPath in
                 let current = title == tab && tabPath == path
                 return NavItem(title: title, href: link(root: root, to: tabPath), current: current, section: title == tab && !current)

@@ -50,16 +50,26 @@ protocol TemplateConvertible {
 }
 
 /// The names of `Page`'s stored properties (a generic type has no static stored properties).
-private let pageNames = ["site", "title", "heading", "intro", "root", "canonical", "nav", "feeds", "updated", "content"]
+private let pageNames = ["site", "title", "heading", "intro", "root", "canonical", "card", "nav", "feeds", "updated", "content"]
 
 /// Every page, and every article page's content, is converted by hand rather than through `Mirror`.
 extension Page: TemplateConvertible {
     var templateObject: TemplateObject {
         TemplateObject(names: pageNames, values: [
             .object(site.templateObject), .string(title), .string(heading), TemplateValues.optional(intro),
-            .string(root), .string(canonical), .list(nav.map { .object($0.templateObject) }),
+            .string(root), .string(canonical), .object(card.templateObject), .list(nav.map { .object($0.templateObject) }),
             .list(feeds.map { .object($0.templateObject) }), updated.map { .object($0.templateObject) } ?? .null,
             TemplateValues.convert(content),
+        ])
+    }
+}
+
+extension ShareCard: TemplateConvertible {
+    private static let names = ["type", "title", "description", "url", "image", "twitterCard", "newsArticle"]
+    var templateObject: TemplateObject {
+        TemplateObject(names: Self.names, values: [
+            .string(type), .string(title), TemplateValues.optional(description), .string(url), TemplateValues.optional(image),
+            .string(twitterCard), TemplateValues.optional(newsArticle),
         ])
     }
 }

@@ -41,7 +41,7 @@ struct TemplateChecksTests {
         ("row.mustache", "{{title}}</a></h{{level}}>", "{{title}}</a></h2>",
          "Templates/row.mustache:5:62: </h2> closes <h{{level}}> opened at line 5; expected </h{{level}}>"),
         ("layout.mustache", "</main>\n", "",
-         "Templates/layout.mustache:37:1: </body> closes <main> opened at line 29; expected </main>"),
+         "Templates/layout.mustache:47:1: </body> closes <main> opened at line 39; expected </main>"),
         ("empty.mustache", "</section>", "",
          "Templates/empty.mustache:1:1: <section> is never closed"),
         ("row.mustache", "</article>\n</li>", "</article>\n</li>\n</div>",
@@ -153,7 +153,7 @@ struct TemplateChecksTests {
         ("row.mustache", "{{#author}}<span class=\"author\">{{author}}</span>{{/author}}", "{{#autor}}<span class=\"author\">{{author}}</span>{{/autor}}",
          "Templates/row.mustache:9:1: {{#autor}} is not a value any page provides (did you mean author?)"),
         ("layout.mustache", "{{site.title}}", "{{site.titel}}",
-         "Templates/layout.mustache:20:42: {{site.titel}} is not a value any page provides (did you mean title?)"),
+         "Templates/layout.mustache:17:40: {{site.titel}} is not a value any page provides (did you mean title?)"),
         ("layout.mustache", "<title>{{title}}</title>", "<title>{{titel}}</title>",
          "Templates/layout.mustache:8:8: {{titel}} is not a value any page provides (did you mean title?)"),
         ("layout.mustache", "<title>{{title}}</title>", "<title>{{titl}}</title>",
@@ -169,7 +169,7 @@ struct TemplateChecksTests {
         ("row.mustache", "{{#time}}<time datetime=\"{{datetime}}\">", "{{#time}}<time datetime=\"{{severity}}\">",
          "Templates/row.mustache:10:26: {{severity}} is not a value the page provides here"),
         ("layout.mustache", "{{#section}} class=\"in-section\"{{/section}}", "{{#section}} class=\"{{site.titel}}\"{{/section}}",
-         "Templates/layout.mustache:24:99: {{site.titel}} is not a value any page provides (did you mean title?)"),
+         "Templates/layout.mustache:34:99: {{site.titel}} is not a value any page provides (did you mean title?)"),
     ])
     func unknownNames(file: String, old: String, new: String, expected: String) async throws {
         let reported = try await loadError(file, replacing: old, with: new)

@@ -19,12 +19,13 @@ struct TemplateValuesTests {
         let tag = TagLink(name: "n", href: "h", linked: true)
         let content = ArticleContent(article: row, categories: ["c"], tags: [tag], hasTags: true, url: "u", domain: "d", body: "<p>b</p>")
         let site = SiteModel(title: "t", description: "d", language: "en", version: "v")
-        let page = Page(site: site, title: "t", heading: "h", intro: "i", root: "../", canonical: "c",
+        let card = ShareCard(page: "t", description: "d", url: "u")
+        let page = Page(site: site, title: "t", heading: "h", intro: "i", root: "../", canonical: "c", card: card,
                         nav: [NavItem(title: "t", href: "h", current: true, section: false)],
                         feeds: [FeedLinkModel(label: "l", title: "t", href: "h", type: "ty")], updated: time, content: content)
         let values: [any TemplateConvertible] = [
             time, row, NavItem(title: "t", href: "h", current: true, section: false), FeedLinkModel(label: "l", title: "t", href: "h", type: "ty"),
-            tag, content, site, page,
+            tag, content, site, card, page,
         ]
         for value in values {
             #expect(value.templateObject.names == labels(value), "\(type(of: value))")
