@@ -62,6 +62,8 @@ let package = Package(
         ),
         // The one libxml2 wrapper, the XML writer, the one JSON tree.
         .target(name: "NewsgenXML", dependencies: ["NewsgenModel", "CLibXML2"], swiftSettings: layer),
+        // The main article of a web page (Readability-class), its metadata, sanitized.
+        .target(name: "NewsgenExtract", dependencies: ["NewsgenModel", "NewsgenXML"], swiftSettings: layer),
         // site.json and saved.json: reading, checking, editing.
         .target(name: "NewsgenConfig", dependencies: ["NewsgenModel", "NewsgenXML"], swiftSettings: layer),
         // HTTP with retry, the providers (feeds, NewsAPI, JSON news), the feed readers.
@@ -107,7 +109,7 @@ let package = Package(
         .target(
             name: "NewsgenBuild",
             dependencies: [
-                "NewsgenModel", "NewsgenXML", "NewsgenConfig", "NewsgenFetch", "NewsgenStore",
+                "NewsgenModel", "NewsgenXML", "NewsgenConfig", "NewsgenFetch", "NewsgenStore", "NewsgenExtract",
                 "NewsgenRender", "NewsgenValidate", "CNewsgenShims",
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -33,8 +33,8 @@ public struct BuildReport: Sendable {
     public var exitStatus: Int32 { sources.allSatisfy(\.isFresh) ? 0 : 3 }
 }
 
-/// The pipeline of DESIGN.md: load templates, fetch, store, merge saved lists, render, write, validate, publish, each a
-/// `BuildStep` run by one `StageClock`. The configuration is loaded before (`SiteConfig.load`).
+/// The pipeline of DESIGN.md: load templates, fetch, store, extract full text, merge saved lists, render, write, validate,
+/// publish, each a `BuildStep` run by one `StageClock`. The configuration is loaded before (`SiteConfig.load`).
 public struct Build: Sendable {
     public struct Options: Sendable {
         /// Make no request; build from the cache (and local files) alone.
@@ -59,6 +59,8 @@ public struct Build: Sendable {
     /// NewsAPI's list of sources for the Sources tab; `nil` for none.
     public var catalog: NewsAPICatalog?
     public var store: any ArticleStore
+    /// Fetches stories' own pages for sources with `"fullText": "extract"`; `nil` fetches none.
+    public var storyPages: StoryPageFetcher?
     /// Where the record of what was published is kept (`Manifest.location(cache:)`), so the next build carries unchanged
     /// files over; `nil` renders every file every time.
     public var manifest: URL?
@@ -67,13 +69,15 @@ public struct Build: Sendable {
 
     public init(
         config: SiteConfig, options: Options = Options(), providers: [any SourceProvider], catalog: NewsAPICatalog? = nil,
-        store: any ArticleStore, manifest: URL? = nil, now: @escaping @Sendable () -> Date = Date.init, logger: Logger
+        store: any ArticleStore, storyPages: StoryPageFetcher? = nil, manifest: URL? = nil,
+        now: @escaping @Sendable () -> Date = Date.init, logger: Logger
     ) {
         self.config = config
         self.options = options
         self.providers = providers
         self.catalog = catalog
         self.store = store
+        self.storyPages = storyPages
         self.manifest = manifest
         self.now = now
         self.logger = logger
@@ -88,15 +92,22 @@ public struct Build: Sendable {
         let templates = try await clock.run(LoadTemplates(folder: config.templates, builtInIfMissing: !config.templatesIsExplicit, configFile: config.displayPath))
         async let available = catalog?.load(now: started, offline: options.offline, logger: logger)
         options.progress?.begin(.fetching, total: config.sources.count)
-        let sources = try await clock.run(Fetch(config: config, providers: providers, store: store, now: started, offline: options.offline,
-                                                refresh: options.refresh, logger: logger, progress: options.progress))
-        let archive = try await clock.run(Store(store: store, sourceIDs: Set(config.sources.map(\.id)), keepDays: config.keepDays,
-                                                now: started, logger: logger))
+        let budget = FetchBudget(seconds: config.fetchBudgetSeconds)
+        var fetch = Fetch(config: config, providers: providers, store: store, now: started, offline: options.offline,
+                          refresh: options.refresh, logger: logger, progress: options.progress)
+        fetch.budget = budget
+        let fetched = try await clock.run(fetch)
+        let stored = try await clock.run(Store(store: store, sourceIDs: Set(config.sources.map(\.id)), keepDays: config.keepDays,
+                                               now: started, logger: logger))
+        let stories = try await clock.run(ExtractFullText(config: config, store: store, pages: options.offline ? nil : storyPages,
+                                                          budget: budget, now: started, logger: logger),
+                                          ExtractFullText.Stories(sources: fetched, archive: stored.articles))
+        let (sources, archive) = (stories.sources, stories.archive)
         let saved = try await clock.run(MergeSavedLists(config: config, store: store, now: started, logger: logger), sources)
         store.settle()
         let listed = ListedStories(sources)
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
-                                  archive: listed.sharingText(of: archive.articles), generated: started,
+                                  archive: listed.sharingText(of: archive), generated: started,
                                   newsapiSources: await available, staticFiles: staticFiles)
         let published = PublishedRecord(file: manifest, publisher: publisher, ignoringLast: options.full)
         let input = published.input(of: content, templates: templates, listed: listed)

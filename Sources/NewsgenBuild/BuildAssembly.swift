@@ -28,6 +28,8 @@ extension Build {
         let http = options.offline ? nil : HTTPFetcher()
         // NewsAPI requests carry the key in a header, which must not follow a redirect.
         let keyHTTP = options.offline ? nil : HTTPFetcher(followRedirects: false)
+        // Stories' own pages, for sources with "fullText": "extract": a client of its own, with a smaller body limit.
+        let storyPages = options.offline || !config.sources.contains(where: { $0.fullText == .extract }) ? nil : StoryPageFetcher()
         let build = Build(
             config: config,
             options: options,
@@ -38,6 +40,7 @@ extension Build {
             ],
             catalog: NewsAPICatalog(config: config, http: keyHTTP, logger: logger),
             store: store,
+            storyPages: storyPages,
             manifest: Manifest.location(cache: config.cache),
             logger: logger
         )
@@ -47,7 +50,7 @@ extension Build {
         } catch {
             result = .failure(error)
         }
-        for fetcher in [http, keyHTTP].compactMap({ $0 }) {
+        for fetcher in [http, keyHTTP, storyPages?.http].compactMap({ $0 }) {
             do {
                 try await fetcher.shutdown()
             } catch {

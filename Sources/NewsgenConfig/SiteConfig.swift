@@ -89,7 +89,7 @@ public struct NewsAPISettings: Sendable, Hashable {
 
 extension SourceConfig {
     /// The keys one entry of `sources` may hold.
-    static let keys = ["id", "name", "category", "feed", "newsapi", "json", "refreshMinutes", "timeoutSeconds"]
+    static let keys = ["id", "name", "category", "feed", "newsapi", "json", "refreshMinutes", "timeoutSeconds", "fullText"]
     /// The keys of a `newsapi` query.
     static let newsAPIQueryKeys = ["country", "category", "q", "sources", "domains", "excludeDomains", "from", "to", "sortBy", "searchIn", "language"]
 }
@@ -246,8 +246,17 @@ extension SiteConfig {
             category: try reader.nonEmptyString("category"),
             kind: kind,
             refreshMinutes: try reader.integer("refreshMinutes", in: 0...10080),
-            timeoutSeconds: try reader.seconds("timeoutSeconds", upTo: SiteConfig.timeoutRange.upperBound, example: "30")
+            timeoutSeconds: try reader.seconds("timeoutSeconds", upTo: SiteConfig.timeoutRange.upperBound, example: "30"),
+            fullText: try fullText(reader)
         )
+    }
+
+    private static func fullText(_ reader: ConfigReader) throws(ConfigError) -> SourceConfig.FullText {
+        guard let raw = try reader.string("fullText") else { return .feed }
+        guard let choice = SourceConfig.FullText(rawValue: raw) else {
+            throw reader.error("fullText", "expected \"feed\" (the feed's own text) or \"extract\" (the article fetched from the story's page)")
+        }
+        return choice
     }
 
     private static func location(_ reader: ConfigReader, key: String, folder: URL) throws(ConfigError) -> SourceConfig.Location {

@@ -31,6 +31,14 @@ public struct SourceConfig: Sendable, Hashable {
         case json(Location)
     }
 
+    /// Where a story's full text comes from.
+    public enum FullText: String, Sendable, Hashable, CaseIterable {
+        /// Only what the feed carries (`content:encoded`, Atom `content`, JSON Feed `content_html`).
+        case feed
+        /// What the feed carries; otherwise the article extracted from the story's page, fetched once.
+        case extract
+    }
+
     public var id: String
     /// The display name; `nil` means "use the feed's own title".
     public var name: String?
@@ -41,14 +49,17 @@ public struct SourceConfig: Sendable, Hashable {
     public var refreshMinutes: Int?
     /// Overrides the site's `timeoutSeconds`: one request's deadline, connect to last byte.
     public var timeoutSeconds: Double?
+    public var fullText: FullText
 
-    public init(id: String, name: String? = nil, category: String? = nil, kind: Kind, refreshMinutes: Int? = nil, timeoutSeconds: Double? = nil) {
+    public init(id: String, name: String? = nil, category: String? = nil, kind: Kind, refreshMinutes: Int? = nil,
+                timeoutSeconds: Double? = nil, fullText: FullText = .feed) {
         self.id = id
         self.name = name
         self.category = category
         self.kind = kind
         self.refreshMinutes = refreshMinutes
         self.timeoutSeconds = timeoutSeconds
+        self.fullText = fullText
     }
 }
 

@@ -50,7 +50,7 @@ struct BuildAssemblyTests {
             }
             #expect(file == config.cache)
         }
-        #expect(!log.all.contains { $0.contains("[2/8]") }, "nothing was fetched: \(log.all)")
+        #expect(!log.all.contains { $0.contains("[2/9]") }, "nothing was fetched: \(log.all)")
         #expect(try TestSupport.fileBytes(below: config.output) == published)
         // The lock was released: with the cache back, the next build runs.
         try FileManager.default.removeItem(at: config.cache)

@@ -91,9 +91,9 @@ struct CLITests {
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("public/index.html").path))
         // --full: with nothing new, a build publishes nothing and has no validate line to show.
         let verbose = try await newsgen(["build", "--verbose", "--full"], in: site)
-        #expect(verbose.stderr.contains("[2/8] fetch 7 sources"), "\(verbose.stderr)")
-        #expect(verbose.stderr.contains("[3/8] store cache "), "\(verbose.stderr)")
-        #expect(verbose.stderr.contains(/\[\d\/8\] validate \d+ files, 0 problems [0-9.]+ s/), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("[2/9] fetch 7 sources"), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("[3/9] store cache "), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains(/\[\d\/9\] validate \d+ files, 0 problems [0-9.]+ s/), "\(verbose.stderr)")
         #expect(verbose.stderr.contains(/unchanged, \d+ carried, [0-9.]+ s \(validation [0-9.]+ s of the cores' time\)/), "\(verbose.stderr)")
         // Nothing new since: the build says so, and does not go on to claim it published.
         let again = try await newsgen(["build", "--verbose"], in: site)
@@ -208,7 +208,7 @@ struct CLITests {
         try #"{"sources": [{"id": "a", "fead": "x.xml"}]}"#.write(to: site.appendingPathComponent("site.json"), atomically: true, encoding: .utf8)
         let run = try await newsgen(["build"], in: site)
         #expect(run.status == 1)
-        #expect(run.stderr == "newsgen: error: site.json:1:26: sources[0].fead: unknown key; did you mean feed? (allowed: id, name, category, feed, newsapi, json, refreshMinutes, timeoutSeconds)\n")
+        #expect(run.stderr == "newsgen: error: site.json:1:26: sources[0].fead: unknown key; did you mean feed? (allowed: id, name, category, feed, newsapi, json, refreshMinutes, timeoutSeconds, fullText)\n")
         #expect(!FileManager.default.fileExists(atPath: site.appendingPathComponent("public").path))
         let missing = try await newsgen(["build", "--config", "nope.json"], in: site)
         #expect(missing.status == 1)

@@ -3,6 +3,7 @@ public enum BuildStage: String, CaseIterable, Sendable {
     case loadTemplates = "load templates"
     case fetch
     case store
+    case extract = "extract full text"
     case mergeSavedLists = "merge saved lists"
     case render
     case write

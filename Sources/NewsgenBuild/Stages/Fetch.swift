@@ -21,6 +21,8 @@ package struct Fetch: BuildStep {
     package var logger: Logger
     /// Told as each source is done.
     package var progress: BuildProgress?
+    /// The build's fetch budget, shared with the stages that fetch after this one; `nil` starts one for this stage.
+    package var budget: FetchBudget?
 
     package init(config: SiteConfig, providers: [any SourceProvider], store: any ArticleStore, now: Date,
                  offline: Bool, refresh: Bool, logger: Logger, progress: BuildProgress? = nil) {
@@ -36,7 +38,7 @@ package struct Fetch: BuildStep {
 
     package func run(_ input: Void) async -> [SourceReport] {
         await FetchStage(config: config, providers: providers, store: store, now: now,
-                         offline: offline, refresh: refresh, logger: logger, progress: progress).run()
+                         offline: offline, refresh: refresh, logger: logger, progress: progress, budget: budget).run()
     }
 
     package func summary(of sources: [SourceReport]) -> String {

@@ -24,16 +24,19 @@ enum FetchLimits {
 
 /// The build-wide fetch budget (`fetchBudgetSeconds`): a continuous-clock instant after which no source is fetched and
 /// those in flight are stopped.
-struct FetchBudget: Sendable {
+package struct FetchBudget: Sendable {
     var seconds: Double
     var end: ContinuousClock.Instant
 
-    init(seconds: Double, clock: ContinuousClock = ContinuousClock()) {
+    package init(seconds: Double, clock: ContinuousClock = ContinuousClock()) {
         self.seconds = seconds
         end = clock.now.advanced(by: .milliseconds(Int64((seconds * 1000).rounded())))
     }
 
     var isExhausted: Bool { ContinuousClock.now >= end }
+
+    /// What is left of it, or zero.
+    var remaining: Duration { max(.zero, end - ContinuousClock.now) }
 }
 
 /// A provider held to the fetch budget and request deadline: each request carries its source's `timeoutSeconds` (else the

@@ -18,11 +18,13 @@ struct FetchStage: Sendable {
     var refresh: Bool
     var logger: Logger
     var progress: BuildProgress?
+    /// The build's fetch budget, when it started before this stage; else it starts now.
+    var budget: FetchBudget?
 
     func run() async -> [SourceReport] {
         // Every request has its source's deadline and the stage the fetch budget: sources pending when it ends are shown
         // from the cache. A slow host holds at most FetchLimits.perHost of the slots.
-        let budget = FetchBudget(seconds: config.fetchBudgetSeconds)
+        let budget = budget ?? FetchBudget(seconds: config.fetchBudgetSeconds)
         let stage = {
             var stage = self
             stage.providers = providers.map { BudgetedProvider(base: $0, budget: budget, config: config) }
