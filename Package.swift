@@ -48,6 +48,8 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
         .systemLibrary(name: "CNewsgenShims"),
+        // libvips (libvips-dev) for images: shrink-on-load decoding, resizing, WebP.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // The executable's allocator on Linux: jemalloc (libjemalloc-dev; allocator.c says why).
         // Linked before the C library, so that its malloc and free are everyone's in the process.
         .target(
@@ -64,6 +66,8 @@ let package = Package(
         .target(name: "NewsgenXML", dependencies: ["NewsgenModel", "CLibXML2"], swiftSettings: layer),
         // The main article of a web page (Readability-class), its metadata, sanitized.
         .target(name: "NewsgenExtract", dependencies: ["NewsgenModel", "NewsgenXML"], swiftSettings: layer),
+        // Images made fit for the site with libvips.
+        .target(name: "NewsgenImages", dependencies: ["NewsgenModel", "CVips"], swiftSettings: layer),
         // site.json and saved.json: reading, checking, editing.
         .target(name: "NewsgenConfig", dependencies: ["NewsgenModel", "NewsgenXML"], swiftSettings: layer),
         // HTTP with retry, the providers (feeds, NewsAPI, JSON news), the feed readers.
@@ -109,7 +113,7 @@ let package = Package(
         .target(
             name: "NewsgenBuild",
             dependencies: [
-                "NewsgenModel", "NewsgenXML", "NewsgenConfig", "NewsgenFetch", "NewsgenStore", "NewsgenExtract",
+                "NewsgenModel", "NewsgenXML", "NewsgenConfig", "NewsgenFetch", "NewsgenStore", "NewsgenExtract", "NewsgenImages",
                 "NewsgenRender", "NewsgenValidate", "CNewsgenShims",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -167,6 +171,11 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "NewsgenImagesTests",
+            dependencies: ["NewsgenImages"],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "NewsgenStoreTests",
