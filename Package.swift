@@ -174,8 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NewsgenImagesTests",
-            dependencies: ["NewsgenImages"],
-            resources: [.copy("Fixtures")]
+            dependencies: ["NewsgenImages", "NewsgenTestSupport"]
         ),
         .testTarget(
             name: "NewsgenStoreTests",

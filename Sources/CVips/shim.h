@@ -6,8 +6,11 @@
 #include <vips/vips.h>
 
 /* Starts libvips once per process: untrusted loaders (ImageMagick, PDF, SVG, ...) blocked, no
- * operation cache, one thread per operation (newsgen runs images in parallel itself). */
+ * operation cache, one thread per operation (newsgen runs images in parallel itself), quiet. */
 static inline int newsgen_vips_start(void) {
+    /* libvips' own warnings (a damaged tile, ...) would go to stderr: newsgen reports each image itself. vips_init
+     * silences them when VIPS_WARNING is set. */
+    g_setenv("VIPS_WARNING", "0", FALSE);
     if (vips_init("newsgen") != 0) return -1;
     vips_block_untrusted_set(TRUE);
     vips_cache_set_max(0);

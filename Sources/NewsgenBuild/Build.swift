@@ -33,8 +33,8 @@ public struct BuildReport: Sendable {
     public var exitStatus: Int32 { sources.allSatisfy(\.isFresh) ? 0 : 3 }
 }
 
-/// The pipeline of DESIGN.md: load templates, fetch, store, extract full text, merge saved lists, render, write, validate,
-/// publish, each a `BuildStep` run by one `StageClock`. The configuration is loaded before (`SiteConfig.load`).
+/// The pipeline of DESIGN.md: load templates, fetch, store, extract full text, fetch images, merge saved lists, render,
+/// write, validate, publish, each a `BuildStep` run by one `StageClock`. The configuration is loaded before (`SiteConfig.load`).
 public struct Build: Sendable {
     public struct Options: Sendable {
         /// Make no request; build from the cache (and local files) alone.
@@ -61,6 +61,8 @@ public struct Build: Sendable {
     public var store: any ArticleStore
     /// Fetches stories' own pages for sources with `"fullText": "extract"`; `nil` fetches none.
     public var storyPages: StoryPageFetcher?
+    /// Fetches the images pages show under `"images": "local"`; `nil` fetches none.
+    public var imageHTTP: HTTPFetcher?
     /// Where the record of what was published is kept (`Manifest.location(cache:)`), so the next build carries unchanged
     /// files over; `nil` renders every file every time.
     public var manifest: URL?
@@ -69,7 +71,7 @@ public struct Build: Sendable {
 
     public init(
         config: SiteConfig, options: Options = Options(), providers: [any SourceProvider], catalog: NewsAPICatalog? = nil,
-        store: any ArticleStore, storyPages: StoryPageFetcher? = nil, manifest: URL? = nil,
+        store: any ArticleStore, storyPages: StoryPageFetcher? = nil, imageHTTP: HTTPFetcher? = nil, manifest: URL? = nil,
         now: @escaping @Sendable () -> Date = Date.init, logger: Logger
     ) {
         self.config = config
@@ -78,6 +80,7 @@ public struct Build: Sendable {
         self.catalog = catalog
         self.store = store
         self.storyPages = storyPages
+        self.imageHTTP = imageHTTP
         self.manifest = manifest
         self.now = now
         self.logger = logger
@@ -102,13 +105,15 @@ public struct Build: Sendable {
         let stories = try await clock.run(ExtractFullText(config: config, store: store, pages: options.offline ? nil : storyPages,
                                                           budget: budget, now: started, logger: logger),
                                           ExtractFullText.Stories(sources: fetched, archive: stored.articles))
+        let images = try await clock.run(LocalImages(config: config, store: store, http: options.offline ? nil : imageHTTP,
+                                                     budget: budget, now: started, logger: logger), stories)
         let (sources, archive) = (stories.sources, stories.archive)
         let saved = try await clock.run(MergeSavedLists(config: config, store: store, now: started, logger: logger), sources)
         store.settle()
         let listed = ListedStories(sources)
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
                                   archive: listed.sharingText(of: archive), generated: started,
-                                  newsapiSources: await available, staticFiles: staticFiles)
+                                  newsapiSources: await available, staticFiles: staticFiles, images: images.images)
         let published = PublishedRecord(file: manifest, publisher: publisher, ignoringLast: options.full)
         let input = published.input(of: content, templates: templates, listed: listed)
         if published.holdsSite(madeFrom: input) { return nothingPublished(sources, carried: published.publishedFiles.count, clock, publisher) }

@@ -30,6 +30,8 @@ extension Build {
         let keyHTTP = options.offline ? nil : HTTPFetcher(followRedirects: false)
         // Stories' own pages, for sources with "fullText": "extract": a client of its own, with a smaller body limit.
         let storyPages = options.offline || !config.sources.contains(where: { $0.fullText == .extract }) ? nil : StoryPageFetcher()
+        // Images under "images": "local": a client of their own, with the image byte cap.
+        let imageHTTP = options.offline || config.images != .local ? nil : HTTPFetcher(maximumBytes: LocalImages.maximumBytes)
         let build = Build(
             config: config,
             options: options,
@@ -41,6 +43,7 @@ extension Build {
             catalog: NewsAPICatalog(config: config, http: keyHTTP, logger: logger),
             store: store,
             storyPages: storyPages,
+            imageHTTP: imageHTTP,
             manifest: Manifest.location(cache: config.cache),
             logger: logger
         )
@@ -50,7 +53,7 @@ extension Build {
         } catch {
             result = .failure(error)
         }
-        for fetcher in [http, keyHTTP, storyPages?.http].compactMap({ $0 }) {
+        for fetcher in [http, keyHTTP, storyPages?.http, imageHTTP].compactMap({ $0 }) {
             do {
                 try await fetcher.shutdown()
             } catch {

@@ -33,6 +33,19 @@ public struct SiteConfig: Sendable {
     public var sources: [SourceConfig]
     /// Files copied into the output as they are (images, `robots.txt`); `nil` when site.json names none.
     public var staticFolder: URL? = nil
+    /// Where the images pages show come from.
+    public var images: ImageMode = .local
+
+    /// Where the images pages show come from.
+    public enum ImageMode: String, Sendable, Hashable, CaseIterable {
+        /// Fetched once at build time, resized and served from the site's `images/` folder: readers ask no other host.
+        case local
+        /// Linked from where the feed says they are (every page view asks the outlets' servers).
+        case remote
+        /// None shown.
+        case none
+    }
+
     /// Where each top-level key of the file is (line and column of its name), for errors found after reading it.
     package var keyPositions: [String: (line: Int, column: Int)] = [:]
 
@@ -40,7 +53,7 @@ public struct SiteConfig: Sendable {
     static let keys = [
         "title", "description", "baseURL", "language", "output", "templates", "cache", "saved",
         "articlesPerSource", "maxCacheAgeDays", "keepDays", "refreshMinutes", "timeoutSeconds", "fetchBudgetSeconds",
-        "newsapi", "sources", "static",
+        "newsapi", "sources", "static", "images",
     ]
 
     public static let defaultTimeoutSeconds: Double = 30
@@ -192,10 +205,19 @@ extension SiteConfig {
             newsapi: newsapi,
             sources: sources,
             staticFolder: try root.nonEmptyString("static").map { resolve($0, against: folder) },
+            images: try imageMode(root),
             keyPositions: root.keyPositions
         )
         try config.checkOutputOverlaps()
         return config
+    }
+
+    private static func imageMode(_ root: ConfigReader) throws(ConfigError) -> ImageMode {
+        guard let raw = try root.string("images") else { return .local }
+        guard let mode = ImageMode(rawValue: raw) else {
+            throw root.error("images", "expected \"local\" (fetched and served from the site), \"remote\" (linked from the outlets) or \"none\"")
+        }
+        return mode
     }
 
     private static func decodeNewsAPI(_ root: ConfigReader) throws(ConfigError) -> NewsAPISettings {

@@ -18,6 +18,8 @@ extension SiteModelBuilder {
         hasher.add(config.description)
         hasher.add(config.language)
         hasher.add(config.baseURL.absoluteString)
+        hasher.add(config.images.rawValue)
+        hasher.add(cardImage(article.imageURL))
         feedRow(article, into: &hasher)
         // Every tag (fed with the story), and the text as the page shows it (static images linked relatively) when that
         // differs from the text itself.
@@ -61,7 +63,10 @@ extension SiteModelBuilder {
         hasher.add(shownOf: article)
         let page = if let place { articlePath(article, likelyAt: place) } else { articlePath(article) }
         hasher.add(page)
-        hasher.add(article.imageURL.map { siteLink($0, root: "") })
+        let image = shownImage(article.imageURL, root: "")
+        hasher.add(image?.src)
+        hasher.add(image?.set?.srcset)
+        hasher.add(image?.set.map { "\($0.width)x\($0.height)" })
 
         let source = sourcesByID[article.sourceID]
         hasher.add(source?.id)

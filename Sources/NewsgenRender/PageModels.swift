@@ -31,6 +31,8 @@ struct SiteModel: Sendable {
     var description: String
     var language: String
     var version: String
+    /// The `img-src` of the Content-Security-Policy: `'self'` unless images are linked from other hosts.
+    var imageSources: String
 }
 
 /// A tab of the masthead.
@@ -79,6 +81,8 @@ struct ArticleRow: Sendable {
     var time: TimeModel?
     /// Shown beside the headline, so the image is decorative (`alt=""`): alt text would repeat the headline.
     var image: String?
+    /// The rest of the image's element when the site serves it (`srcset`, `sizes`, `width`, `height`).
+    var imageSet: ImageSetModel? = nil
     var favorite: Bool
     var readLater: Bool
     /// The first article of a section, shown larger.

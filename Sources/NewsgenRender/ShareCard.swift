@@ -10,7 +10,7 @@ struct ShareCard: Sendable {
     var description: String?
     /// The page's own address.
     var url: String
-    /// An absolute http(s) URL.
+    /// An absolute http(s) URL: the site's own copy under `"images": "local"`.
     var image: String?
     /// `summary_large_image` with an image, else `summary`.
     var twitterCard: String
@@ -30,18 +30,18 @@ struct ShareCard: Sendable {
     }
 
     /// A story's card. `publisher` is the outlet or source that published it.
-    init(story article: Article, url: String, publisher: String?, siteName: String) {
+    init(story article: Article, url: String, image: String?, publisher: String?, siteName: String) {
         type = "article"
         title = article.title
         description = article.summary.isEmpty ? nil : article.summary
         self.url = url
-        image = article.imageURL
-        twitterCard = article.imageURL == nil ? "summary" : "summary_large_image"
-        newsArticle = Self.newsArticle(article, page: url, publisher: publisher ?? siteName)
+        self.image = image
+        twitterCard = image == nil ? "summary" : "summary_large_image"
+        newsArticle = Self.newsArticle(article, page: url, image: image, publisher: publisher ?? siteName)
     }
 
     /// schema.org `NewsArticle`: headline, dates, author, image, publisher, the page and the original.
-    static func newsArticle(_ article: Article, page: String, publisher: String) -> String {
+    static func newsArticle(_ article: Article, page: String, image: String?, publisher: String) -> String {
         var json = JSONBytes(capacity: 512 + article.title.utf8.count + article.summary.utf8.count)
         var members = JSONBytes.Members()
         json.append("{")
@@ -68,7 +68,7 @@ struct ShareCard: Sendable {
             json.string(author)
             json.append("}")
         }
-        if let image = article.imageURL {
+        if let image {
             json.key("image", in: &members)
             json.strings([image])
         }

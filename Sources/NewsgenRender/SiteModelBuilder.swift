@@ -375,8 +375,8 @@ final class SiteModelBuilder: Sendable {
                 body: article.content.map { siteLinks(in: $0, root: root) }
             )
         )
-        story.card = ShareCard(story: article, url: story.canonical, publisher: article.outlet ?? source?.name,
-                               siteName: content.config.title)
+        story.card = ShareCard(story: article, url: story.canonical, image: cardImage(article.imageURL),
+                               publisher: article.outlet ?? source?.name, siteName: content.config.title)
         if let original = article.url { story.canonical = original }
         return story
     }
@@ -703,7 +703,8 @@ final class SiteModelBuilder: Sendable {
         ]
         let address = content.config.baseURL.absoluteString + path
         return Page(
-            site: SiteModel(title: content.config.title, description: content.config.description, language: content.config.language, version: NewsgenVersion.string),
+            site: SiteModel(title: content.config.title, description: content.config.description, language: content.config.language,
+                            version: NewsgenVersion.string, imageSources: content.images.contentSecurityPolicySources),
             title: title, heading: heading, intro: intro, root: root.isEmpty ? "./" : root,
             canonical: address, card: ShareCard(page: title, description: intro ?? content.config.description, url: address),
             nav: tabs.map { title, tabPath in
@@ -732,6 +733,7 @@ final class SiteModelBuilder: Sendable {
     /// A story's full text with its static-file images linked as `siteLink` does (the sanitizer writes every `src`
     /// double-quoted and absolute).
     func siteLinks(in html: String, root: String) -> String {
+        let html = shownImages(in: html, root: root)
         let marker = "src=\"" + content.config.baseURL.absoluteString
         guard !staticPaths.isEmpty, html.contains(marker) else { return html }
         var result = ""
@@ -789,6 +791,7 @@ final class SiteModelBuilder: Sendable {
         // The tag that names the row's own section ("World" on a World story) would say it again.
         let section = source.map { root + SitePaths.tagPage(Slug.make(Self.categoryName($0.config.category))) }
         let rowTags = Array(tagLinks(article, root: root).filter { $0.linked && $0.href != section }.prefix(SiteRenderer.rowTagLimit))
+        let shown = shownImage(article.imageURL, root: root)
         return ArticleRow(
             title: article.title,
             href: article.url ?? page ?? link(root: root, to: source.map { SitePaths.sourcePage($0.id) } ?? SitePaths.headlinesPage),
@@ -799,7 +802,8 @@ final class SiteModelBuilder: Sendable {
             sourceHref: source.map { root + SitePaths.sourcePage($0.id) },
             outlet: article.outlet.flatMap { $0.caseInsensitiveCompare(source?.name ?? "") == .orderedSame ? nil : $0 },
             time: article.published.map(time),
-            image: article.imageURL.map { siteLink($0, root: root) },
+            image: shown?.src,
+            imageSet: shown?.set,
             favorite: savedIDs[.favorites]?.contains(article.id) ?? false,
             readLater: savedIDs[.readLater]?.contains(article.id) ?? false,
             lead: lead,

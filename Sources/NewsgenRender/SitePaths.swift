@@ -3,6 +3,11 @@ import NewsgenConfig
 
 /// Where every page and feed lives in the output, relative to its root (the contract of DESIGN.md).
 enum SitePaths {
+    /// A variant of an image the site serves, named by the original's hash: a new image never overwrites another.
+    static func image(hash: String, width: Int) -> String {
+        "images/\(hash)-\(width).webp"
+    }
+
     static let headlinesPage = ""
     static let sourcesPage = "sources/"
     static func sourcePage(_ id: String) -> String { "sources/\(id)/" }

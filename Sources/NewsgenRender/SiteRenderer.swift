@@ -35,9 +35,12 @@ package struct SiteContent: Sendable {
     public var newsapiSources: NewsAPISourceList?
     /// The files of site.json's `static` folder, copied as they are.
     public var staticFiles: [StaticFile]
+    /// The images the site serves and how pages show images.
+    public var images: SiteImages
 
     public init(config: SiteConfig, sources: [SourceReport], favorites: [SavedArticle], readLater: [SavedArticle],
-                archive: [Article] = [], generated: Date, newsapiSources: NewsAPISourceList? = nil, staticFiles: [StaticFile] = []) {
+                archive: [Article] = [], generated: Date, newsapiSources: NewsAPISourceList? = nil, staticFiles: [StaticFile] = [],
+                images: SiteImages = .linked) {
         self.config = config
         self.sources = sources
         self.favorites = favorites
@@ -46,6 +49,7 @@ package struct SiteContent: Sendable {
         self.generated = generated
         self.newsapiSources = newsapiSources
         self.staticFiles = staticFiles
+        self.images = images
     }
 
     func saved(_ kind: SavedListKind) -> [SavedArticle] { kind == .favorites ? favorites : readLater }
@@ -186,6 +190,17 @@ package struct SiteRenderer {
                 let fingerprint = fingerprint()
                 if fingerprint == published { return (fingerprint, nil) }
                 return (fingerprint, try render())
+            }
+        }
+
+        /// A file whose name says what it holds (an image variant, named by its original's hash): fingerprinted from the
+        /// name, and read from `file` only when the published file is not it.
+        init(named path: String, carrying published: Fingerprint?, reading file: URL) {
+            self.path = path
+            make = {
+                let fingerprint = Fingerprint.of(Data(path.utf8))
+                if fingerprint == published { return (fingerprint, nil) }
+                return (fingerprint, (try? Data(contentsOf: file)) ?? Data())
             }
         }
 
@@ -336,6 +351,16 @@ package struct SiteRenderer {
         try checkStaticPaths(against: jobs.map(\.path))
         for file in content.staticFiles {
             jobs.append(Job(file: file.path, carrying: known[file.path]) { file.data })
+        }
+        if content.images.mode == .local, let folder = content.images.folder {
+            var named = Set<String>()
+            for image in content.images.made.values.sorted(by: { $0.hash < $1.hash }) {
+                for variant in image.variants {
+                    let path = image.path(variant)
+                    guard named.insert(path).inserted else { continue }
+                    jobs.append(Job(named: path, carrying: known[path], reading: folder.appendingPathComponent(String(path.dropFirst("images/".count)))))
+                }
+            }
         }
         return Plan(jobs: jobs)
     }

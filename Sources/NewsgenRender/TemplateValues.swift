@@ -75,9 +75,16 @@ extension ShareCard: TemplateConvertible {
 }
 
 extension SiteModel: TemplateConvertible {
-    private static let names = ["title", "description", "language", "version"]
+    private static let names = ["title", "description", "language", "version", "imageSources"]
     var templateObject: TemplateObject {
-        TemplateObject(names: Self.names, values: [.string(title), .string(description), .string(language), .string(version)])
+        TemplateObject(names: Self.names, values: [.string(title), .string(description), .string(language), .string(version), .string(imageSources)])
+    }
+}
+
+extension ImageSetModel: TemplateConvertible {
+    private static let names = ["srcset", "sizes", "width", "height"]
+    var templateObject: TemplateObject {
+        TemplateObject(names: Self.names, values: [.string(srcset), .string(sizes), .int(width), .int(height)])
     }
 }
 
@@ -122,7 +129,7 @@ extension FeedLinkModel: TemplateConvertible {
 
 extension ArticleRow: TemplateConvertible {
     private static let names = [
-        "title", "href", "page", "summary", "author", "sourceName", "sourceHref", "outlet", "time", "image",
+        "title", "href", "page", "summary", "author", "sourceName", "sourceHref", "outlet", "time", "image", "imageSet",
         "favorite", "readLater", "lead", "level", "savedAt", "note", "tags", "hasTags",
     ]
     var templateObject: TemplateObject {
@@ -130,7 +137,7 @@ extension ArticleRow: TemplateConvertible {
             .string(title), .string(href), TemplateValues.optional(page), TemplateValues.optional(summary),
             TemplateValues.optional(author), TemplateValues.optional(sourceName), TemplateValues.optional(sourceHref),
             TemplateValues.optional(outlet), time.map { .object($0.templateObject) } ?? .null, TemplateValues.optional(image),
-            .bool(favorite), .bool(readLater), .bool(lead), .int(level),
+            imageSet.map { .object($0.templateObject) } ?? .null, .bool(favorite), .bool(readLater), .bool(lead), .int(level),
             savedAt.map { .object($0.templateObject) } ?? .null, TemplateValues.optional(note),
             .list(tags.map { .object($0.templateObject) }), .bool(hasTags),
         ])

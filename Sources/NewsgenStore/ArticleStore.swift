@@ -110,6 +110,12 @@ public protocol ArticleStore: Sendable {
     func extractions(of urls: [String]) async throws(StoreError) -> [String: StoryExtraction]
     /// Keeps extraction outcomes by story link, replacing what was kept for the same links.
     func recordExtractions(_ extractions: [String: StoryExtraction]) async throws(StoreError)
+    /// What fetching these image URLs gave (`StoredImage`), by URL; images never asked for are absent.
+    func images(of urls: [String]) async throws(StoreError) -> [String: StoredImage]
+    /// Keeps image outcomes by URL, replacing what was kept for the same URLs.
+    func recordImages(_ images: [String: StoredImage]) async throws(StoreError)
+    /// Forgets the images not shown since `cutoff`; returns the hashes no image kept has any more (their files can go).
+    func pruneImages(notShownSince cutoff: Date) async throws(StoreError) -> Set<String>
     /// Removes articles not seen since `cutoff` that no source lists and nobody saved, and the extractions of links no
     /// article has any more; returns how many articles.
     func prune(notSeenSince cutoff: Date) async throws(StoreError) -> Int
@@ -164,8 +170,26 @@ package actor MemoryStore: ArticleStore {
     private var lists: [String: [Article]] = [:]
     private var saved: [String: Article] = [:]
     private var extracted: [String: StoryExtraction] = [:]
+    private var imagesKept: [String: StoredImage] = [:]
 
     public init() {}
+
+    public func images(of urls: [String]) throws(StoreError) -> [String: StoredImage] {
+        var found: [String: StoredImage] = [:]
+        for url in urls { found[url] = imagesKept[url] }
+        return found
+    }
+
+    public func recordImages(_ images: [String: StoredImage]) throws(StoreError) {
+        imagesKept.merge(images) { _, new in new }
+    }
+
+    public func pruneImages(notShownSince cutoff: Date) throws(StoreError) -> Set<String> {
+        let gone = imagesKept.filter { $0.value.lastShown < cutoff }
+        imagesKept = imagesKept.filter { $0.value.lastShown >= cutoff }
+        let kept = Set(imagesKept.values.compactMap(\.hash))
+        return Set(gone.values.compactMap(\.hash)).subtracting(kept)
+    }
 
     public func extractions(of urls: [String]) throws(StoreError) -> [String: StoryExtraction] {
         var found: [String: StoryExtraction] = [:]

@@ -223,6 +223,21 @@ package final class SQLiteStore: ArticleStore {
                 ) WITHOUT ROWID;
                 """)
         }
+        // Images fetched for the site (`StoredImage`), by URL; their files are in the cache's image folder.
+        migrator.registerMigration("v9-image") { db in
+            try db.execute(sql: """
+                CREATE TABLE image (
+                    url TEXT PRIMARY KEY NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('made', 'none', 'failed')),
+                    value TEXT NOT NULL,
+                    attempted DOUBLE NOT NULL,
+                    attempts INTEGER NOT NULL,
+                    etag TEXT,
+                    lastModified TEXT,
+                    lastShown DOUBLE NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 
@@ -456,6 +471,70 @@ package final class SQLiteStore: ArticleStore {
                 }
                 try statement.execute(arguments: [url, kind, value, extraction.attempted.timeIntervalSince1970, extraction.attempts])
             }
+        }
+    }
+
+    /// A made image's `value` is its hash, then its variants: `hash 320x213 640x427`; otherwise the reason.
+    public func images(of urls: [String]) async throws(StoreError) -> [String: StoredImage] {
+        guard !urls.isEmpty else { return [:] }
+        return try await read { db in
+            var found: [String: StoredImage] = [:]
+            let statement = try db.cachedStatement(sql: """
+                SELECT kind, value, attempted, attempts, etag, lastModified, lastShown FROM image WHERE url = ?
+                """)
+            for url in urls {
+                guard let row = try Row.fetchOne(statement, arguments: [url]) else { continue }
+                let value: String = row[1]
+                let outcome: StoredImage.Outcome
+                switch row[0] as String {
+                case "made":
+                    let words = value.split(separator: " ")
+                    let sizes = words.dropFirst().compactMap { word -> StoredImage.Size? in
+                        let parts = word.split(separator: "x")
+                        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
+                        return StoredImage.Size(width: width, height: height)
+                    }
+                    guard let hash = words.first, !sizes.isEmpty else { continue }
+                    outcome = .made(hash: String(hash), variants: sizes)
+                case "none": outcome = .none(reason: value)
+                default: outcome = .failed(reason: value)
+                }
+                found[url] = StoredImage(outcome, attempted: Date(timeIntervalSince1970: row[2]), attempts: row[3], etag: row[4],
+                                         lastModified: row[5], lastShown: Date(timeIntervalSince1970: row[6]))
+            }
+            return found
+        }
+    }
+
+    public func recordImages(_ images: [String: StoredImage]) async throws(StoreError) {
+        guard !images.isEmpty else { return }
+        try await write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO image (url, kind, value, attempted, attempts, etag, lastModified, lastShown)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for (url, image) in images.sorted(by: { $0.key < $1.key }) {
+                let (kind, value): (String, String) = switch image.outcome {
+                case .made(let hash, let variants): ("made", ([hash] + variants.map { "\($0.width)x\($0.height)" }).joined(separator: " "))
+                case .none(let reason): ("none", reason)
+                case .failed(let reason): ("failed", reason)
+                }
+                try statement.execute(arguments: [url, kind, value, image.attempted.timeIntervalSince1970, image.attempts, image.etag,
+                                                  image.lastModified, image.lastShown.timeIntervalSince1970])
+            }
+        }
+    }
+
+    public func pruneImages(notShownSince cutoff: Date) async throws(StoreError) -> Set<String> {
+        try await write { db in
+            let time = cutoff.timeIntervalSince1970
+            let gone = try String.fetchAll(db, sql: "SELECT value FROM image WHERE kind = 'made' AND lastShown < ?", arguments: [time])
+                .compactMap { $0.split(separator: " ").first.map(String.init) }
+            try db.execute(sql: "DELETE FROM image WHERE lastShown < ?", arguments: [time])
+            guard !gone.isEmpty else { return [] }
+            let kept = Set(try String.fetchAll(db, sql: "SELECT value FROM image WHERE kind = 'made'")
+                .compactMap { $0.split(separator: " ").first.map(String.init) })
+            return Set(gone).subtracting(kept)
         }
     }
 

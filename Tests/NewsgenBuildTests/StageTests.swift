@@ -380,7 +380,7 @@ struct StageClockTests {
         let total = BuildStage.allCases.count
         #expect(try await clock.run(Doubler(), 21) == 42)
         try await clock.run(Quiet())
-        #expect(log.all.map(shape) == ["[6/\(total)] render 42 files S", "[\(total)/\(total)] publish S"])
+        #expect(log.all.map(shape) == ["[\(BuildStage.render.number)/\(total)] render 42 files S", "[\(total)/\(total)] publish S"])
         #expect(clock.timings.map(\.stage) == [.render, .publish])
         #expect(clock.timings.allSatisfy { $0.seconds >= 0 })
     }
@@ -413,7 +413,7 @@ struct StageClockTests {
         } catch {
             #expect(error.stage == .validate)
             guard case .validation(let report) = error.reason else { Issue.record("\(error)"); return }
-            #expect(log.all.map(shape) == ["[8/\(BuildStage.allCases.count)] validate 1 files, \(report.problems.count) problems S"])
+            #expect(log.all.map(shape) == ["[\(BuildStage.validate.number)/\(BuildStage.allCases.count)] validate 1 files, \(report.problems.count) problems S"])
             #expect(error.description.hasSuffix("nothing was published"))
         }
     }

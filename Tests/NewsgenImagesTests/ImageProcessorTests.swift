@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 @testable import NewsgenImages
+import NewsgenTestSupport
 
-/// Hostile and ordinary images through libvips. The fixtures were made for these tests (vips and a few lines of Python).
+/// Hostile and ordinary images through libvips. The fixtures (Tests/NewsgenTestSupport/Fixtures/images) were made for these tests with vips and a few lines of Python.
 @Suite("Image processor")
 struct ImageProcessorTests {
     func fixture(_ name: String) throws -> Data {
-        let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))
-        return try Data(contentsOf: url)
+        try TestSupport.fixture("images/\(name)")
     }
 
     /// The WebP file's size as its header says (VP8 or VP8L or VP8X), to check the bytes are what they claim.

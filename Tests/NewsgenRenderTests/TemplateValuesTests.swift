@@ -14,18 +14,18 @@ struct TemplateValuesTests {
         let time = TimeModel(datetime: "2026-11-21T08:00:00Z", text: "Sat 21 Nov 2026, 08:00 UTC")
         let row = ArticleRow(
             title: "t", href: "h", page: "p", summary: "s", author: "a", sourceName: "n", sourceHref: "sh", outlet: "o",
-            time: time, image: "i", favorite: true, readLater: false, lead: true, level: 3, savedAt: time, note: "no"
+            time: time, image: "i", imageSet: ImageSetModel(srcset: "s", sizes: "z", width: 1, height: 2), favorite: true, readLater: false, lead: true, level: 3, savedAt: time, note: "no"
         )
         let tag = TagLink(name: "n", href: "h", linked: true)
         let content = ArticleContent(article: row, categories: ["c"], tags: [tag], hasTags: true, url: "u", domain: "d", body: "<p>b</p>")
-        let site = SiteModel(title: "t", description: "d", language: "en", version: "v")
+        let site = SiteModel(title: "t", description: "d", language: "en", version: "v", imageSources: "'self'")
         let card = ShareCard(page: "t", description: "d", url: "u")
         let page = Page(site: site, title: "t", heading: "h", intro: "i", root: "../", canonical: "c", card: card,
                         nav: [NavItem(title: "t", href: "h", current: true, section: false)],
                         feeds: [FeedLinkModel(label: "l", title: "t", href: "h", type: "ty")], updated: time, content: content)
         let values: [any TemplateConvertible] = [
             time, row, NavItem(title: "t", href: "h", current: true, section: false), FeedLinkModel(label: "l", title: "t", href: "h", type: "ty"),
-            tag, content, site, card, page,
+            tag, content, site, card, page, ImageSetModel(srcset: "s", sizes: "z", width: 1, height: 2),
         ]
         for value in values {
             #expect(value.templateObject.names == labels(value), "\(type(of: value))")

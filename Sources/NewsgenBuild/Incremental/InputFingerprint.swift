@@ -51,6 +51,7 @@ package enum InputFingerprint {
             ($0.published ?? .distantPast, $0.id, $0.sourceID) > ($1.published ?? .distantPast, $1.id, $1.sourceID)
         })
         hasher.add(reflecting: content.newsapiSources as Any)
+        hasher.add(reflecting: content.images)
         return hasher.finish()
     }
 }

@@ -4,6 +4,7 @@ public enum BuildStage: String, CaseIterable, Sendable {
     case fetch
     case store
     case extract = "extract full text"
+    case images = "fetch images"
     case mergeSavedLists = "merge saved lists"
     case render
     case write
