@@ -58,10 +58,10 @@ struct CacheTests {
         folder = try TestSupport.temporaryFolder()
     }
 
-    func config(base: URL, saved: String? = nil) throws -> SiteConfig {
+    func config(base: URL, saved: String? = nil, images: String = "local") throws -> SiteConfig {
         var json = """
             {"baseURL": "https://news.example.org/", "templates": "\(TestSupport.repository.appendingPathComponent("Templates").path)",
-             "sources": [{"id": "test", "feed": "\(base.appendingPathComponent("feed.xml").absoluteString)"}]
+             "images": "\(images)", "sources": [{"id": "test", "feed": "\(base.appendingPathComponent("feed.xml").absoluteString)"}]
             """
         if let saved {
             try saved.write(to: folder.appendingPathComponent("saved.json"), atomically: true, encoding: .utf8)
@@ -258,7 +258,8 @@ struct CacheTests {
     func savedSurvive() async throws {
         server.items = ["a", "b"]
         try await withServer { base in
-            let config = try config(base: base, saved: #"{"favorites": [{"url": "https://test.example/a"}]}"#)
+            // Images linked as the feed gives them, so the page shows the saved copy's image URL.
+            let config = try config(base: base, saved: #"{"favorites": [{"url": "https://test.example/a"}]}"#, images: "remote")
             try await build(config, at: Self.start)
             server.items = ["c"]
             try await build(config, at: Self.start + 40 * Self.day, refresh: true)

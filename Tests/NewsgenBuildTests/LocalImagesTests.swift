@@ -171,6 +171,30 @@ struct LocalImagesTests {
         }
     }
 
+    @Test("a host that does not answer costs one failure per build, not one per image")
+    func deadHost() async throws {
+        let (socket, port) = try TestSupport.refusingPort()
+        defer { close(socket) }
+        let feed = folder.appendingPathComponent("feed.xml")
+        var xml = "<rss version=\"2.0\"><channel><title>Dead pictures</title><link>https://dead.example/</link>"
+        for index in 0..<8 {
+            xml += "<item><title>Story \(index)</title><link>https://dead.example/\(index)</link>"
+            xml += "<enclosure url=\"http://127.0.0.1:\(port)/img/\(index).jpg\" type=\"image/jpeg\" length=\"0\"/></item>"
+        }
+        try (xml + "</channel></rss>").write(to: feed, atomically: true, encoding: .utf8)
+        let json = """
+            {"baseURL": "https://news.example.org/", "templates": "\(TestSupport.repository.appendingPathComponent("Templates").path)",
+             "sources": [{"id": "dead", "feed": "feed.xml"}]}
+            """
+        let config = try SiteConfig.decode(Data(json.utf8), file: folder.appendingPathComponent("site.json"))
+        let (report, log) = try await build(config, at: Self.start)
+        #expect(report.exitStatus == 0)
+        let line = try #require(log.all.first { $0.contains("images: 127.0.0.1 did not answer") }, "\(log.all)")
+        let skipped = line.firstMatch(of: /its other (\d+) images are left for the next build/).flatMap { Int($0.output.1) } ?? 0
+        #expect(skipped >= 8 - FetchLimits.perHost, "\(line)")
+        #expect(try !output("index.html").contains("<img"))
+    }
+
     @Test("images remote links them as the feed gives them; none shows no image")
     func otherModes() async throws {
         let outlet = self.outlet

@@ -94,9 +94,12 @@ package struct ExtractFullText: BuildStep {
                        known: [String: StoryExtraction]) async -> [String: StoryExtraction] {
         let sources = Dictionary(config.sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let (budget, now, logger) = (budget, now, logger)
+        let dead = DeadHosts()
         let outcomes = await Parallel.map(due, maxConcurrent: FetchLimits.overall, maxPerKey: FetchLimits.perHost,
                                           key: { URL(string: $0.url)?.host?.lowercased() }) { story -> (String, StoryExtraction)? in
-            guard let url = URL(string: story.url), !budget.isExhausted else { return nil }
+            guard let url = URL(string: story.url), let host = url.host?.lowercased(), !budget.isExhausted, !dead.skips(host) else {
+                return nil
+            }
             let seconds = sources[story.source].map { config.timeoutSeconds(for: $0) } ?? config.timeoutSeconds
             let timeout = min(.milliseconds(Int64((seconds * 1000).rounded())), budget.remaining)
             let attempts = (known[story.url]?.attempts ?? 0) + 1
@@ -112,6 +115,8 @@ package struct ExtractFullText: BuildStep {
                 }
             } catch {
                 if case .transport(.timedOut) = error, budget.isExhausted { return nil }
+                if case .transport(let failure) = error, case .timedOut = failure { dead.markDead(host, reason: failure.description) }
+                if case .transport(let failure) = error, case .connection = failure { dead.markDead(host, reason: failure.description) }
                 if error.isLasting || attempts >= StoryExtraction.attemptsAllowed {
                     logger.warning("source \"\(story.source)\": \(story.url): \(error); showing the feed's summary")
                     outcome = .none(reason: error.description)
@@ -123,8 +128,12 @@ package struct ExtractFullText: BuildStep {
             return (story.url, StoryExtraction(outcome, attempted: now, attempts: attempts))
         }
         let reached = outcomes.compactMap { $0 }
-        if reached.count < due.count {
-            logger.warning("the fetch budget (\(SourceError.seconds(budget.seconds)) s) ran out: \(due.count - reached.count) story pages are left for the next build")
+        for (host, reason, count) in dead.skipped {
+            logger.warning("story pages: \(host) did not answer (\(reason)); its other \(count) pages are left for the next build")
+        }
+        let unreached = due.count - reached.count - dead.skipped.reduce(0) { $0 + $1.count }
+        if unreached > 0 {
+            logger.warning("the fetch budget (\(SourceError.seconds(budget.seconds)) s) ran out: \(unreached) story pages are left for the next build")
         }
         return Dictionary(reached, uniquingKeysWith: { first, _ in first })
     }

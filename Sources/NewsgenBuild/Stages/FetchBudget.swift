@@ -132,3 +132,27 @@ enum Race {
         }
     }
 }
+
+/// The hosts that did not answer at all in this build (unresolvable, refused, silent): the rest of their requests are not
+/// made, so a dead host costs one failure per build rather than one per image or page.
+final class DeadHosts: Sendable {
+    private let hosts = Mutex<[String: (reason: String, skipped: Int)]>([:])
+
+    func markDead(_ host: String, reason: String) {
+        hosts.withLock { if $0[host] == nil { $0[host] = (reason, 0) } }
+    }
+
+    /// Whether `host` is dead; counts a request skipped for it.
+    func skips(_ host: String) -> Bool {
+        hosts.withLock { hosts in
+            guard hosts[host] != nil else { return false }
+            hosts[host]?.skipped += 1
+            return true
+        }
+    }
+
+    /// One line per dead host that had requests skipped: "img.example.com (could not resolve host): 312".
+    var skipped: [(host: String, reason: String, count: Int)] {
+        hosts.withLock { $0 }.filter { $0.value.skipped > 0 }.map { ($0.key, $0.value.reason, $0.value.skipped) }.sorted { $0.host < $1.host }
+    }
+}

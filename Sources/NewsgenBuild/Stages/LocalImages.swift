@@ -119,9 +119,12 @@ package struct LocalImages: BuildStep {
             return [:]
         }
         let (budget, now, logger, timeoutSeconds) = (budget, now, logger, config.timeoutSeconds)
+        let dead = DeadHosts()
         let outcomes = await Parallel.map(due, maxConcurrent: FetchLimits.overall, maxPerKey: FetchLimits.perHost,
                                           key: { URL(string: $0)?.host?.lowercased() }) { url -> (String, StoredImage)? in
-            guard let address = URL(string: url), !budget.isExhausted else { return nil }
+            guard let address = URL(string: url), let host = address.host?.lowercased(), !budget.isExhausted, !dead.skips(host) else {
+                return nil
+            }
             let previous = known[url]
             let timeout = min(.milliseconds(Int64((timeoutSeconds * 1000).rounded())), budget.remaining)
             var headers = [("Accept", "image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1")]
@@ -145,6 +148,7 @@ package struct LocalImages: BuildStep {
                     logger.info("image \(url): \(error); left out")
                     return kept(.none(reason: error.description))
                 case .timedOut, .connection:
+                    dead.markDead(host, reason: error.description)
                     return Self.failed(url, error.description, attempts: attempts, logger: logger).map { kept($0) }
                 }
             }
@@ -184,8 +188,12 @@ package struct LocalImages: BuildStep {
             }
         }
         let reached = outcomes.compactMap { $0 }
-        if reached.count < due.count {
-            logger.warning("the fetch budget (\(SourceError.seconds(budget.seconds)) s) ran out: \(due.count - reached.count) images are left for the next build")
+        for (host, reason, count) in dead.skipped {
+            logger.info("images: \(host) did not answer (\(reason)); its other \(count) images are left for the next build")
+        }
+        let unreached = due.count - reached.count - dead.skipped.reduce(0) { $0 + $1.count }
+        if unreached > 0 {
+            logger.warning("the fetch budget (\(SourceError.seconds(budget.seconds)) s) ran out: \(unreached) images are left for the next build")
         }
         return Dictionary(reached, uniquingKeysWith: { first, _ in first })
     }
