@@ -82,13 +82,20 @@
   var list = document.getElementById("search-results");
   var filters = { source: document.getElementById("search-source"), category: document.getElementById("search-category"),
                   from: document.getElementById("search-from"), to: document.getElementById("search-to") };
+  var more = element("button", "search-more", "");
+  more.type = "button";
+  more.hidden = true;
+  list.parentNode.insertBefore(more, list.nextSibling);
   var noscript = document.getElementById("search-noscript");
   if (noscript) { noscript.parentNode.removeChild(noscript); }
 
   var root = form.getAttribute("data-root") || "../";
   var manifestURL = form.getAttribute("data-index") || root + "search/manifest.json";
   var folder = manifestURL.slice(0, manifestURL.lastIndexOf("/") + 1);
-  var shown = 20;
+  // Results are shown ten at a time: each may need a record shard of its own.
+  var pageSize = 10, shown = pageSize;
+  // A query runs once the reader pauses this long, so typing does not fetch every prefix's records.
+  var pause = 60, waiting = 0;
   var months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
   var manifest = null, delta = null, total = 0;
   var files = {};
@@ -283,6 +290,9 @@
       while (list.firstChild) { list.removeChild(list.firstChild); }
       var result = done.result;
       var what = describe(query, chosen);
+      var rest = result ? Math.min(pageSize, result.found.length - shown) : 0;
+      more.hidden = rest <= 0;
+      more.textContent = rest > 0 ? "Show " + (rest === 1 ? "1 more story" : rest + " more stories") : "";
       if (!result) {
         setStatus("Type to search " + (total === 1 ? "1 story" : total + " stories") + ".");
         form.setAttribute("data-count", "0");
@@ -323,9 +333,22 @@
     status.textContent = "The search index could not be loaded, so search does not work here. Every story is in the archive, day by day.";
   }
 
-  input.addEventListener("input", function () { update(); remember(); });
+  // A new query or filter starts again at the first results.
+  function changed() {
+    shown = pageSize;
+    remember();
+    window.clearTimeout(waiting);
+    form.setAttribute("data-busy", "true");
+    waiting = window.setTimeout(update, pause);
+  }
+
+  input.addEventListener("input", changed);
   Object.keys(filters).forEach(function (name) {
-    if (filters[name]) { filters[name].addEventListener("change", function () { update(); remember(); }); }
+    if (filters[name]) { filters[name].addEventListener("change", changed); }
+  });
+  more.addEventListener("click", function () {
+    shown += pageSize;
+    update();
   });
 
   // Enter opens the first result; with none (or before the index is read), the form is sent

@@ -31,7 +31,7 @@ struct SearchPageTests {
         let browser = try SearchBrowser.chromium()
         let (output, _) = try await SampleSiteValidationTests.buildSample()
         let harness = SearchBrowser.harness(
-            typed: ["harbour", "THÉÂTRE chekhov", "qzxvw", "harbour ", "harbour strike"],
+            typed: ["harbour", "THÉÂTRE chekhov", "qzxvw", "harbour ", "the ", "harbour strike"],
             linked: ["?q=harbour%20strike", "?q=harbour&source=touchline", "?q=harbour&category=world",
                      "?q=harbour&from=2026-11-20", "?source=touchline"],
             folding: Self.folding, ranking: Self.ranking.map(\.0))
@@ -45,7 +45,7 @@ struct SearchPageTests {
         let report = try SearchBrowser.report(in: dom)
         #expect(report.error == nil, "the harness failed: \(report.error ?? "")")
         let typed = try #require(report.typed)
-        try #require(typed.count == 5)
+        try #require(typed.count == 6)
 
         let harbour = typed[0]
         #expect(Set(harbour.titles.prefix(2)) == [Self.harbourStrike, Self.harbourside], "title matches first: \(harbour.titles)")
@@ -69,7 +69,11 @@ struct SearchPageTests {
         #expect(whole.titles.contains(Self.harbourStrike) && !whole.titles.contains(Self.harbourside),
                 "after a space the word is whole, not a prefix: \(whole.titles)")
 
-        let both = typed[4]
+        let many = typed[4]
+        #expect(many.titles.count == 10, "ten at a time: \(many.titles.count)")
+        #expect(many.status.hasSuffix("\u{201C}the\u{201D}; the first 10 are shown."), "\(many.status)")
+
+        let both = typed[5]
         #expect(both.titles.first == Self.harbourStrike, "\(both.titles)")
         #expect(both.titles.count < harbour.titles.count, "every word must match: \(both.titles)")
 

@@ -31,7 +31,7 @@ import Foundation
 /// a build with the same stories writes the same bytes and carries every index file over.
 struct SearchIndex: Sendable {
     static let version = 3
-    static let recordsPerShard = 32
+    static let recordsPerShard = 16
     static let deltaBound = 32
 
     static let manifestPath = "search/manifest.json"

@@ -26,6 +26,8 @@ enum SearchText {
 
     /// The folded words of `text`, in order, repeats kept.
     static func words(_ text: String) -> [String] {
+        var text = text
+        if let words = text.withUTF8(asciiWords) { return words }
         var words: [String] = []
         var current = String.UnicodeScalarView()
         var length = 0
@@ -43,6 +45,26 @@ enum SearchText {
             }
         }
         if length > 0 { end() }
+        return words
+    }
+
+    /// `words` of ASCII text, read on its bytes; `nil` for text that is not ASCII.
+    private static func asciiWords(_ bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+        var words: [String] = []
+        var word: [UInt8] = []
+        for byte in bytes {
+            guard byte < 0x80 else { return nil }
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                word.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                word.append(byte + 32)
+            default:
+                if word.count >= shortestWord { words.append(String(decoding: word, as: UTF8.self)) }
+                word.removeAll(keepingCapacity: true)
+            }
+        }
+        if word.count >= shortestWord { words.append(String(decoding: word, as: UTF8.self)) }
         return words
     }
 
