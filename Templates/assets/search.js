@@ -53,9 +53,10 @@
   }
 
   // Ranks the stories every term lists: by the sum of each term's weight times its idf, then newest first.
-  // `terms` are Maps (story → weight); `allowed`, when set, a test a story must pass (the filters).
-  function rank(terms, n, allowed) {
-    if (terms.length === 0) { return []; }
+  // `terms` are Maps (story → weight); `allowed`, when set, a test a story must pass (the filters). With `limit`,
+  // only the first `limit` are ranked and returned, and the list's `total` tells how many match.
+  function rank(terms, n, allowed, limit) {
+    if (terms.length === 0) { var none = []; none.total = 0; return none; }
     var smallest = terms.reduce(function (a, b) { return a.size <= b.size ? a : b; });
     var weights = terms.map(function (term) { return idf(term.size, n); });
     var found = [];
@@ -69,7 +70,25 @@
       }
       found.push({ story: story, score: score });
     });
-    found.sort(function (a, b) { return b.score - a.score || b.story - a.story; });
+    var total = found.length;
+    var before = function (a, b) { return b.score - a.score || b.story - a.story; };
+    if (limit && found.length > 4 * limit) {
+      // The first `limit` by one pass, keeping them in order: most stories do not beat the last kept.
+      var top = [];
+      for (var f = 0; f < found.length; f++) {
+        var hit = found[f];
+        if (top.length === limit && before(hit, top[limit - 1]) >= 0) { continue; }
+        var at = top.length;
+        while (at > 0 && before(hit, top[at - 1]) < 0) { at--; }
+        top.splice(at, 0, hit);
+        if (top.length > limit) { top.pop(); }
+      }
+      found = top;
+    } else {
+      found.sort(before);
+      if (limit) { found = found.slice(0, limit); }
+    }
+    found.total = total;
     return found;
   }
 
@@ -166,10 +185,17 @@
       };
       var found = [];
       if (wordMaps.length > 0) {
-        found = rank(wordMaps, total, passes);
+        found = rank(wordMaps, total, passes, shown);
       } else {
         // Filters alone: their stories, newest first.
-        for (var story = total - 1; story >= 0; story--) { if (passes(story)) { found.push({ story: story, score: 0 }); } }
+        var matching = 0;
+        for (var story = total - 1; story >= 0; story--) {
+          if (passes(story)) {
+            matching++;
+            if (found.length < shown) { found.push({ story: story, score: 0 }); }
+          }
+        }
+        found.total = matching;
       }
       return { found: found, words: typed, prefix: prefix };
     });
@@ -282,7 +308,7 @@
     find(input.value, chosen).then(function (result) {
       if (ask !== asked) { return null; }
       if (!result) { return { result: null, rows: [] }; }
-      return records(result.found.slice(0, shown).map(function (hit) { return hit.story; })).then(function (rows) {
+      return records(result.found.map(function (hit) { return hit.story; })).then(function (rows) {
         return { result: result, rows: rows };
       });
     }).then(function (done) {
@@ -290,7 +316,7 @@
       while (list.firstChild) { list.removeChild(list.firstChild); }
       var result = done.result;
       var what = describe(query, chosen);
-      var rest = result ? Math.min(pageSize, result.found.length - shown) : 0;
+      var rest = result ? Math.min(pageSize, result.found.total - shown) : 0;
       more.hidden = rest <= 0;
       more.textContent = rest > 0 ? "Show " + (rest === 1 ? "1 more story" : rest + " more stories") : "";
       if (!result) {
@@ -298,7 +324,7 @@
         form.setAttribute("data-count", "0");
       } else {
         done.rows.forEach(function (record) { list.appendChild(row(record, result.words, result.prefix)); });
-        var n = result.found.length;
+        var n = result.found.total;
         if (n === 0) {
           setStatus("No stories match " + what + ".");
         } else if (n > shown) {
