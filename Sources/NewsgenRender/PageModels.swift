@@ -319,10 +319,18 @@ struct TagContent: Sendable {
     var tagsIndex: String
 }
 
-/// The search page: `assets/search.js` reads the index and root from the form's data attributes; without script the
-/// page points to the archive.
+/// The search page: `assets/search.js` reads the index's manifest and the root from the form's data attributes;
+/// without script the page points to the archive. The filters' choices are the index's sources and categories.
 struct SearchContent: Sendable {
     var index: String
     var script: String
     var archive: String
+    var sources: [SearchChoice]
+    var categories: [SearchChoice]
+}
+
+/// One choice of a search filter: the value its URL carries (`?source=<value>`) and the name shown.
+struct SearchChoice: Sendable {
+    var value: String
+    var name: String
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NewsgenModel
 import NewsgenConfig
+import NewsgenXML
 
 /// Builds the page models and feed lists from the site's content; a class, so the render jobs of a site share one instance.
 /// Every list it hands out holds a story at most once (`Array.deduplicated`), whatever the content's lists repeat.
@@ -457,8 +458,10 @@ final class SiteModelBuilder: Sendable {
             // It shows no story, so no time: its bytes stay the same from build to build.
             intro: nil, tab: nil, updated: nil,
             feeds: feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root),
-            content: SearchContent(index: root + SitePaths.searchIndex, script: root + SitePaths.searchScript,
-                                   archive: root + SitePaths.archiveIndex)
+            content: SearchContent(index: root + SearchIndex.manifestPath, script: root + SitePaths.searchScript,
+                                   archive: root + SitePaths.archiveIndex,
+                                   sources: searchSources.map { SearchChoice(value: $0.id, name: $0.name) },
+                                   categories: searchCategories.map { SearchChoice(value: $0.slug, name: $0.name) })
         )
     }
 
@@ -471,108 +474,58 @@ final class SiteModelBuilder: Sendable {
         count == 1 ? "1 story" : "\(count) stories"
     }
 
-    /// search.json: every archived story, for the search page's script, kept small for a phone: short keys, sources and
-    /// tags named once in tables, summaries cut to `searchSummaryLimit`, pages by slug, dates by day.
-    /// `{"version": 2, "updated", "sources": [name], "tags": [name], "articles": [{"t": title, "p": slug (articles/<p>/),
-    /// "u": url (only without a page), "s": source index, "g": [tag index], "d": "yyyy-mm-dd", "x": summary}]}`; keys
-    /// without a value are left out. Written straight to bytes, keys in code-point order as `JSONEncoder` sorts them.
-    func searchIndex() -> Data {
-        var sourceIndex: [String: Int] = [:]
-        var sourceNames: [String] = []
-        for source in sources where sourceIndex[source.id] == nil {
-            sourceIndex[source.id] = sourceNames.count
-            sourceNames.append(source.name)
+    /// The search index's writer (`SearchIndex`): every archived story, oldest first, with the fields it is found
+    /// by and the record its result shows.
+    func searchIndexWriter() -> SearchIndexWriter {
+        let sourceTable = searchSources
+        let categoryTable = searchCategories
+        let sourcePlaces = Dictionary(sourceTable.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let sections = Dictionary(sources.map { ($0.id, Self.categoryName($0.config.category)) }, uniquingKeysWith: { first, _ in first })
+        let categorySlugs = Dictionary(categoryTable.map { ($0.name, $0.slug) }, uniquingKeysWith: { first, _ in first })
+        let archive = self.archive
+        let count = archive.count
+        let stories = Parallel.inParts(Array(0..<count)) { part in
+            part.map { number -> SearchStory in
+                let place = count - 1 - number
+                let article = archive[place]
+                let source = sourcePlaces[article.sourceID]
+                let section = sections[article.sourceID]
+                let text = article.content.map(HTMLText.plainText(fromHTML:)) ?? ""
+                let summary = Text.collapsingWhitespace(article.summary)
+                var filters: [String] = []
+                if source != nil { filters.append("~s:" + article.sourceID) }
+                if let slug = section.flatMap({ categorySlugs[$0] }) { filters.append("~c:" + slug) }
+                return SearchStory(
+                    title: article.title,
+                    link: slug(of: article, likelyAt: place) ?? article.url ?? "",
+                    source: source ?? -1,
+                    day: article.published.map(Dates.rfc3339Day) ?? "",
+                    snippet: Self.shortened(summary.isEmpty ? text : summary, to: SiteRenderer.searchSnippetLimit),
+                    tags: Self.tagNames(of: article) + (section.map { [$0] } ?? []),
+                    sourceName: source.map { sourceTable[$0].name } ?? "",
+                    summary: summary, text: text, filters: filters)
+            }
         }
-        // Tags by shown name (a tag with no slug by its own name), renumbered in code-point order so the table does not
-        // depend on arrival order.
-        var metIndex: [String: Int32] = [:]
-        var met: [String] = []
-        let storyTags = archive.map { article in
-            var indices: [Int32] = []
-            for raw in Self.tagNames(of: article) {
-                let slug = Slug.make(raw)
-                let name = slug.isEmpty ? raw : tagNames[slug] ?? raw
-                let index: Int32
-                if let known = metIndex[name] {
-                    index = known
-                } else {
-                    index = Int32(met.count)
-                    met.append(name)
-                    metIndex[name] = index
-                }
-                if !indices.contains(index) { indices.append(index) }
-            }
-            return indices
-        }
-        let order = met.indices.sorted { met[$0] < met[$1] }
-        var sortedIndex = [Int](repeating: 0, count: met.count)
-        for (position, index) in order.enumerated() { sortedIndex[index] = position }
-
-        var json = JSONBytes(capacity: Self.searchIndexSize(of: archive, sources: sourceNames, tags: met))
-        json.append("{\"articles\":[")
-        var lastDay: (number: Double, text: String)?
-        for (number, (article, tags)) in zip(archive, storyTags).enumerated() {
-            if number > 0 { json.append(",") }
-            let slug = slug(of: article, likelyAt: number)
-            json.append("{")
-            var members = JSONBytes.Members()
-            if let published = article.published {
-                json.key("d", in: &members)
-                let day = (published.timeIntervalSince1970 / 86_400).rounded(.down)
-                let dayText = lastDay.flatMap { $0.number == day ? $0.text : nil } ?? Dates.rfc3339Day(published)
-                lastDay = (day, dayText)
-                json.string(dayText)
-            }
-            if !tags.isEmpty {
-                json.key("g", in: &members)
-                json.append("[")
-                for (position, tag) in tags.enumerated() {
-                    if position > 0 { json.append(",") }
-                    json.integer(sortedIndex[Int(tag)])
-                }
-                json.append("]")
-            }
-            if let slug {
-                json.key("p", in: &members)
-                json.string(slug)
-            }
-            if let source = sourceIndex[article.sourceID] {
-                json.key("s", in: &members)
-                json.integer(source)
-            }
-            json.key("t", in: &members)
-            json.string(article.title)
-            if slug == nil, let url = article.url {
-                json.key("u", in: &members)
-                json.string(url)
-            }
-            if !article.summary.isEmpty {
-                json.key("x", in: &members)
-                Self.withShortened(article.summary, to: SiteRenderer.searchSummaryLimit) { json.string(utf8: $0, ellipsis: $1) }
-            }
-            json.append("}")
-        }
-        json.append("],\"sources\":")
-        json.strings(sourceNames)
-        json.append(",\"tags\":")
-        json.strings(order.map { met[$0] })
-        if let updated = Self.newest(archive.map(\.published)) {
-            json.append(",\"updated\":")
-            json.string(Dates.rfc3339(updated))
-        }
-        json.append(",\"version\":2}\n")
-        return json.data()
+        return SearchIndexWriter(stories: stories, sources: sourceTable, categories: categoryTable)
     }
 
-    /// About how many bytes search.json takes, so its buffer is made once at about its size (it grows if exceeded).
-    static func searchIndexSize(of stories: [Article], sources: [String], tags: [String]) -> Int {
-        let kept = SiteRenderer.searchSummaryLimit + "…".utf8.count
-        let entries = stories.reduce(0) { total, story in
-            let title = story.title.utf8.count
-            return total + 64 + title + min(title, Self.slugWordsLimit) + min(story.summary.utf8.count, kept) + 4 * story.categories.count
-        }
-        let names = (sources + tags).reduce(0) { $0 + $1.utf8.count + 3 }
-        return entries + names + 128
+    /// The sources search can filter by, each once, in site.json's order.
+    var searchSources: [(id: String, name: String)] {
+        var seen = Set<String>()
+        return sources.filter { seen.insert($0.id).inserted }.map { ($0.id, $0.name) }
+    }
+
+    /// The sections (sources' categories) search can filter by, each once, in the order site.json first names them.
+    var searchCategories: [(slug: String, name: String)] {
+        var seen = Set<String>()
+        return sources.map { Self.categoryName($0.config.category) }.filter { seen.insert($0).inserted }
+            .map { (Self.searchCategorySlug($0), $0) }
+    }
+
+    /// A category's name in a search filter's URL (`search/?category=…`).
+    static func searchCategorySlug(_ name: String) -> String {
+        let slug = Slug.make(name)
+        return slug.isEmpty ? "category" : slug
     }
 
     /// `text` cut to at most `limit` characters at a word's end, with "…" when cut, trimmed of whitespace and

@@ -20,7 +20,6 @@ enum SitePaths {
     /// The stories that carry no date: they belong to no day, so they get a page of their own
     /// rather than a day guessed from the build's clock.
     static let archiveUndated = "archive/undated/"
-    static let searchIndex = "search.json"
     static let searchPage = "search/"
     static let tagsIndex = "tags/"
     static func tagPage(_ slug: String) -> String { "tags/\(slug)/" }

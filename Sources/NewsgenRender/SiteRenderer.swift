@@ -85,6 +85,8 @@ package struct RenderedSite: Sendable {
     package var carried: [String] = []
     /// Every file's fingerprint, rendered or carried: what the next build compares against.
     package var fingerprints: [String: Fingerprint] = [:]
+    /// The time the search index's files took to make (all at once, whether rendered or carried).
+    package var searchIndexSeconds: Double = 0
 
     package init(files: [OutputFile] = [], delivered: [String] = [], carried: [String] = [], fingerprints: [String: Fingerprint] = [:]) {
         self.files = files
@@ -113,8 +115,8 @@ package struct SiteRenderer {
     static let tagThreshold = 2
     /// Tags shown on a row (the story's page shows them all).
     static let rowTagLimit = 4
-    /// Characters of a story's summary in search.json.
-    static let searchSummaryLimit = 140
+    /// Characters of a story's snippet in the search index's records.
+    static let searchSnippetLimit = 160
 
     /// The value each page template renders with, so loading a theme can check every name its templates use
     /// (`TemplateNames`). `render()` asserts it keeps up.
@@ -228,13 +230,16 @@ package struct SiteRenderer {
     /// The files of a site, named but not yet made, so a build knows every path (to check links) before rendering.
     package struct Plan: Sendable {
         fileprivate var jobs: [Job]
+        fileprivate var searchIndex: SearchIndexFiles?
 
         package var paths: [String] { jobs.map(\.path) }
 
         /// Renders the files whose published file is not current, each to `deliver` as made (not kept) or, without it,
         /// into `files`. `jobDone` is called as each file is done, with the number of files.
         package func run(deliver: RenderedFileStep? = nil, jobDone: (@Sendable (Int) -> Void)? = nil) async throws(TemplateError) -> RenderedSite {
-            try await SiteRenderer.run(jobs, deliver: deliver, jobDone: jobDone)
+            var site = try await SiteRenderer.run(jobs, deliver: deliver, jobDone: jobDone)
+            site.searchIndexSeconds = searchIndex?.seconds ?? 0
+            return site
         }
     }
 
@@ -272,10 +277,11 @@ package struct SiteRenderer {
             Job(file: path, carrying: known[path]) { Data(text().utf8) }
         }
 
-        // The search index first: the largest single job, so it runs beside the pages rather than alone after them.
-        var searchIndex = Job(file: SitePaths.searchIndex, carrying: known[SitePaths.searchIndex]) { model.searchIndex() }
-        searchIndex.isLarge = Self.isLarge(bytes: model.archive.count * Self.bytesPerSearchEntry)
-        jobs.append(searchIndex)
+        // The search index's files, made together by whichever job asks first, and so first: they then run beside the pages.
+        let searchIndex = SearchIndexFiles(model)
+        for path in SearchIndex.paths(storyCount: model.archive.count) {
+            jobs.append(Job(file: path, carrying: known[path]) { searchIndex.data(path) })
+        }
         page(SitePaths.headlinesPage, template: "headlines") { model.headlinesPage(root: $0) }
         page(SitePaths.sourcesPage, template: "sources") { model.sourcesPage(root: $0) }
         for source in model.sources {
@@ -338,13 +344,13 @@ package struct SiteRenderer {
             }
         }
         jobs.append(file(SitePaths.opml) { OPMLWriter.write(model.opmlOutlines(), context: context) })
-        // The sitemaps change with any page added or removed and are slow to check: they start early, beside search.
+        // The sitemaps change with any page added or removed and are slow to check: they start early, beside the search index.
         let sitemaps = SitemapWriter.files(pages: pages, limit: sitemapLimit).map { sitemap in
             var job = Job(file: sitemap.path, carrying: known[sitemap.path]) { SitemapWriter.bytes(sitemap, context: context) }
             if case .urls(let urls) = sitemap.body { job.isLarge = Self.isLarge(bytes: SitemapWriter.size(of: urls, context: context)) }
             return job
         }
-        jobs.insert(contentsOf: sitemaps, at: 1)
+        jobs.insert(contentsOf: sitemaps, at: min(1, jobs.count))
         for asset in templates.assets {
             jobs.append(Job(file: asset.path, carrying: known[asset.path]) { asset.data })
         }
@@ -362,7 +368,7 @@ package struct SiteRenderer {
                 }
             }
         }
-        return Plan(jobs: jobs)
+        return Plan(jobs: jobs, searchIndex: searchIndex)
     }
 
     /// Whether a file of about `bytes` is among a site's largest, made one at a time (`Parallel.map`) to bound memory.
@@ -370,8 +376,8 @@ package struct SiteRenderer {
         bytes >= 4 << 20
     }
 
-    /// About what a row of a list page and an entry of the search index take.
-    static let bytesPerRow = 900, bytesPerSearchEntry = 280
+    /// About what a row of a list page takes.
+    static let bytesPerRow = 900
 
     /// What every article page's job shares: the model, the templates, the published fingerprints, and the common start
     /// of every article page's fingerprint.

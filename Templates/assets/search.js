@@ -1,47 +1,216 @@
-// newsgen's search page: reads search.json and lists the stories that match as the reader
-// types. No framework and no inline script (pages allow only their own scripts). The format of
-// search.json is in README.md ("Search"): short keys, sources and tags named once in tables.
+// newsgen's search page: finds stories in the search index (version 3, README "Search") as the reader types.
+// It reads the manifest and the delta once, then only the chunk of each word typed, then the records of the results
+// it shows. No framework and no inline script (pages allow only their own scripts).
 (function () {
   "use strict";
+
+  // How words are read: the same rules as the index (SearchText.swift), checked against it by SearchPageTests.
+  function fold(text) {
+    return text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/\u03c2/g, "\u03c3");
+  }
+
+  function words(text) {
+    return (fold(text).match(/[\p{L}\p{N}]+/gu) || []).filter(function (word) { return Array.from(word).length >= 2; });
+  }
+
+  // The chunk of a term: FNV-1a over the scalar values of its key (its first three characters, or the whole of a
+  // filter's term), modulo the manifest's count of chunks (SearchIndex.chunk).
+  function chunkOf(term, count) {
+    var scalars = Array.from(term);
+    var key = term.charAt(0) === "~" ? scalars : scalars.slice(0, 3);
+    var hash = 2166136261;
+    key.forEach(function (character) {
+      hash ^= character.codePointAt(0);
+      hash = Math.imul(hash, 16777619) >>> 0;
+    });
+    return hash % count;
+  }
+
+  var digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
+  var digitValue = {};
+  for (var d = 0; d < digits.length; d++) { digitValue[digits.charAt(d)] = d; }
+
+  // Postings (SearchPostings.swift) into `into`: story number → weight, keeping the larger of two weights.
+  function decode(text, origin, into) {
+    var previous = origin - 1;
+    var i = 0;
+    while (i < text.length) {
+      var gap = 0, digit;
+      do {
+        digit = digitValue[text.charAt(i++)];
+        gap = gap * 32 + (digit & 31);
+      } while (digit >= 32 && i < text.length);
+      previous += gap;
+      var weight = digitValue[text.charAt(i++)] || 1;
+      if (!(into.get(previous) >= weight)) { into.set(previous, weight); }
+    }
+    return into;
+  }
+
+  // BM25's inverse document frequency of a term in `df` of `n` stories.
+  function idf(df, n) {
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  // Ranks the stories every term lists: by the sum of each term's weight times its idf, then newest first.
+  // `terms` are Maps (story → weight); `allowed`, when set, a test a story must pass (the filters). With `limit`,
+  // only the first `limit` are ranked and returned, and the list's `total` tells how many match.
+  function rank(terms, n, allowed, limit) {
+    if (terms.length === 0) { var none = []; none.total = 0; return none; }
+    var smallest = terms.reduce(function (a, b) { return a.size <= b.size ? a : b; });
+    var weights = terms.map(function (term) { return idf(term.size, n); });
+    var found = [];
+    smallest.forEach(function (ignored, story) {
+      if (allowed && !allowed(story)) { return; }
+      var score = 0;
+      for (var t = 0; t < terms.length; t++) {
+        var weight = terms[t].get(story);
+        if (weight === undefined) { return; }
+        score += weight * weights[t];
+      }
+      found.push({ story: story, score: score });
+    });
+    var total = found.length;
+    var before = function (a, b) { return b.score - a.score || b.story - a.story; };
+    if (limit && found.length > 4 * limit) {
+      // The first `limit` by one pass, keeping them in order: most stories do not beat the last kept.
+      var top = [];
+      for (var f = 0; f < found.length; f++) {
+        var hit = found[f];
+        if (top.length === limit && before(hit, top[limit - 1]) >= 0) { continue; }
+        var at = top.length;
+        while (at > 0 && before(hit, top[at - 1]) < 0) { at--; }
+        top.splice(at, 0, hit);
+        if (top.length > limit) { top.pop(); }
+      }
+      found = top;
+    } else {
+      found.sort(before);
+      if (limit) { found = found.slice(0, limit); }
+    }
+    found.total = total;
+    return found;
+  }
+
+  window.newsgenSearch = { fold: fold, words: words, chunkOf: chunkOf, decode: decode, rank: rank };
 
   var form = document.querySelector("form.search-form");
   if (!form) { return; }
   var input = document.getElementById("search-q");
   var status = document.getElementById("search-status");
   var list = document.getElementById("search-results");
+  var filters = { source: document.getElementById("search-source"), category: document.getElementById("search-category"),
+                  from: document.getElementById("search-from"), to: document.getElementById("search-to") };
+  var more = element("button", "search-more", "");
+  more.type = "button";
+  more.hidden = true;
+  list.parentNode.insertBefore(more, list.nextSibling);
   var noscript = document.getElementById("search-noscript");
   if (noscript) { noscript.parentNode.removeChild(noscript); }
 
   var root = form.getAttribute("data-root") || "../";
-  var shown = 50;
+  var manifestURL = form.getAttribute("data-index") || root + "search/manifest.json";
+  var folder = manifestURL.slice(0, manifestURL.lastIndexOf("/") + 1);
+  // Results are shown ten at a time: each may need a record shard of its own.
+  var pageSize = 10, shown = pageSize;
+  // A query runs once the reader pauses this long, so typing does not fetch every prefix's records.
+  var pause = 60, waiting = 0;
   var months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-  var stories = null;
+  var manifest = null, delta = null, total = 0;
+  var files = {};
+  var asked = 0;
   var announce = 0;
 
-  // Case and diacritics do not matter: "cafe" finds "Café", "CAFÉ" finds "cafe".
-  function fold(text) {
-    return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  function json(path) {
+    if (!files[path]) {
+      files[path] = fetch(folder + path).then(function (response) {
+        if (!response.ok) { throw new Error("HTTP " + response.status + " for " + path); }
+        return response.json();
+      });
+      files[path].catch(function () { delete files[path]; });
+    }
+    return files[path];
   }
 
-  function words(query) {
-    return fold(query).split(/[\s,;:!?"“”‘’()]+/).filter(function (word) { return word.length > 0; });
+  // Every story a word lists with its weight: its own postings, or, for a prefix, those of every term it begins.
+  function postings(word, prefix) {
+    return json("terms/" + chunkOf(word, manifest.chunks) + ".json").then(function (chunk) {
+      var found = new Map();
+      [[chunk, 0], [delta.terms, delta.first]].forEach(function (pair) {
+        var terms = pair[0];
+        if (prefix) {
+          Object.keys(terms).forEach(function (term) {
+            if (term.lastIndexOf(word, 0) === 0) { decode(terms[term], pair[1], found); }
+          });
+        } else if (Object.prototype.hasOwnProperty.call(terms, word)) {
+          decode(terms[word], pair[1], found);
+        }
+      });
+      return found;
+    });
   }
 
-  function load(index) {
-    var sources = index.sources || [];
-    var tags = index.tags || [];
-    stories = (index.articles || []).map(function (entry) {
-      var source = typeof entry.s === "number" ? sources[entry.s] || "" : "";
-      var tagNames = (entry.g || []).map(function (i) { return tags[i] || ""; });
-      var href = entry.p ? root + "articles/" + entry.p + "/" : entry.u || "";
-      return {
-        title: entry.t || "", href: href, source: source, date: entry.d || "", summary: entry.x || "",
-        folded: fold(entry.t || ""),
-        text: fold([entry.t || "", source, tagNames.join(" "), entry.x || ""].join("\n"))
+  function selected() {
+    return { source: filters.source ? filters.source.value : "", category: filters.category ? filters.category.value : "",
+             from: filters.from ? filters.from.value : "", to: filters.to ? filters.to.value : "" };
+  }
+
+  // The stories of a date range: a test on story numbers, from the manifest's runs of days.
+  function inDays(from, to) {
+    var days = manifest.days;
+    return function (story) {
+      var low = 0, high = days.length - 1;
+      while (low < high) {
+        var middle = (low + high + 1) >> 1;
+        if (days[middle][1] <= story) { low = middle; } else { high = middle - 1; }
+      }
+      var day = days.length ? days[low][0] : "";
+      return day !== "" && (!from || day >= from) && (!to || day <= to);
+    };
+  }
+
+  // What `query` with `chosen` filters finds: the ranked stories (numbers) and the words to mark.
+  function find(query, chosen) {
+    var typed = words(query);
+    var prefix = typed.length > 0 && /[\p{L}\p{N}]$/u.test(query) && Array.from(typed[typed.length - 1]).length >= 3;
+    var lookups = typed.map(function (word, i) { return postings(word, prefix && i === typed.length - 1); });
+    if (chosen.source) { lookups.push(postings("~s:" + chosen.source, false)); }
+    if (chosen.category) { lookups.push(postings("~c:" + chosen.category, false)); }
+    var allowed = chosen.from || chosen.to ? inDays(chosen.from, chosen.to) : null;
+    if (lookups.length === 0 && !allowed) { return Promise.resolve(null); }
+    return Promise.all(lookups).then(function (maps) {
+      var wordMaps = maps.slice(0, typed.length), filterMaps = maps.slice(typed.length);
+      var passes = function (story) {
+        return filterMaps.every(function (map) { return map.has(story); }) && (!allowed || allowed(story));
       };
-    }).filter(function (story) { return story.href !== ""; });
-    form.setAttribute("data-state", "ready");
-    update();
+      var found = [];
+      if (wordMaps.length > 0) {
+        found = rank(wordMaps, total, passes, shown);
+      } else {
+        // Filters alone: their stories, newest first.
+        var matching = 0;
+        for (var story = total - 1; story >= 0; story--) {
+          if (passes(story)) {
+            matching++;
+            if (found.length < shown) { found.push({ story: story, score: 0 }); }
+          }
+        }
+        found.total = matching;
+      }
+      return { found: found, words: typed, prefix: prefix };
+    });
+  }
+
+  function records(stories) {
+    var shards = {};
+    stories.forEach(function (story) { shards[Math.floor(story / manifest.shard)] = true; });
+    return Promise.all(Object.keys(shards).map(function (shard) {
+      return json("records/" + shard + ".json").then(function (list) { return [Number(shard), list]; });
+    })).then(function (loaded) {
+      var byShard = {};
+      loaded.forEach(function (pair) { byShard[pair[0]] = pair[1]; });
+      return stories.map(function (story) { return byShard[Math.floor(story / manifest.shard)][story % manifest.shard]; });
+    });
   }
 
   function readableDay(day) {
@@ -57,43 +226,50 @@
     return node;
   }
 
-  function row(story) {
+  // `text` into `parent`, each word that a query word finds inside <mark>.
+  function marked(parent, text, found, prefix) {
+    var last = found.length - 1;
+    var pattern = /[\p{L}\p{N}]+/gu, at = 0, match;
+    while ((match = pattern.exec(text)) !== null) {
+      var word = fold(match[0]);
+      var hit = found.some(function (term, i) {
+        return word === term || (prefix && i === last && word.lastIndexOf(term, 0) === 0);
+      });
+      if (!hit) { continue; }
+      if (match.index > at) { parent.appendChild(document.createTextNode(text.slice(at, match.index))); }
+      parent.appendChild(element("mark", null, match[0]));
+      at = match.index + match[0].length;
+    }
+    if (at < text.length) { parent.appendChild(document.createTextNode(text.slice(at))); }
+  }
+
+  function row(record, found, prefix) {
+    var link = record[1], source = manifest.sources[record[2]], day = record[3], snippet = record[4];
     var item = element("li", "story");
     var article = element("article");
     var text = element("div", "story-text");
     var heading = element("h2", "headline");
-    var link = element("a", null, story.title);
-    link.href = story.href;
-    heading.appendChild(link);
+    var anchor = element("a");
+    anchor.href = /^https?:/.test(link) ? link : root + "articles/" + link + "/";
+    marked(anchor, record[0], found, prefix);
+    heading.appendChild(anchor);
     text.appendChild(heading);
-    if (story.summary) { text.appendChild(element("p", "summary", story.summary)); }
+    if (snippet) {
+      var summary = element("p", "summary");
+      marked(summary, snippet, found, prefix);
+      text.appendChild(summary);
+    }
     var meta = element("p", "meta");
-    if (story.source) { meta.appendChild(element("span", "source", story.source)); }
-    if (story.date) {
-      var time = element("time", null, readableDay(story.date));
-      time.setAttribute("datetime", story.date);
+    if (source) { meta.appendChild(element("span", "source", source[1])); }
+    if (day) {
+      var time = element("time", null, readableDay(day));
+      time.setAttribute("datetime", day);
       meta.appendChild(time);
     }
     if (meta.childNodes.length > 0) { text.appendChild(meta); }
     article.appendChild(text);
     item.appendChild(article);
     return item;
-  }
-
-  // Stories with every word, those with every word in the title first, each group newest first
-  // (search.json lists the newest first).
-  function search(query) {
-    var terms = words(query);
-    if (terms.length === 0) { return []; }
-    var inTitle = [];
-    var elsewhere = [];
-    stories.forEach(function (story) {
-      var all = terms.every(function (term) { return story.text.indexOf(term) !== -1; });
-      if (!all) { return; }
-      var title = terms.every(function (term) { return story.folded.indexOf(term) !== -1; });
-      (title ? inTitle : elsewhere).push(story);
-    });
-    return inTitle.concat(elsewhere);
   }
 
   function count(n) {
@@ -106,55 +282,125 @@
     announce = window.setTimeout(function () { status.textContent = text; }, 250);
   }
 
-  function update() {
-    if (!stories) { return; }
-    var query = input.value.trim();
-    var found = search(query);
-    while (list.firstChild) { list.removeChild(list.firstChild); }
-    found.slice(0, shown).forEach(function (story) { list.appendChild(row(story)); });
-    if (query === "") {
-      setStatus("Type to search " + (stories.length === 1 ? "1 story" : stories.length + " stories") + ".");
-    } else if (found.length === 0) {
-      setStatus("No stories match \u201c" + query + "\u201d.");
-    } else if (found.length > shown) {
-      setStatus(count(found.length) + " \u201c" + query + "\u201d; the first " + shown + " are shown.");
-    } else {
-      setStatus(count(found.length) + " \u201c" + query + "\u201d.");
+  function describe(query, chosen) {
+    var parts = [];
+    if (query) { parts.push("\u201c" + query + "\u201d"); }
+    if (chosen.source) {
+      var source = manifest.sources.filter(function (s) { return s[0] === chosen.source; })[0];
+      parts.push("from " + (source ? source[1] : chosen.source));
     }
-    form.setAttribute("data-count", String(found.length));
+    if (chosen.category) {
+      var category = manifest.categories.filter(function (c) { return c[0] === chosen.category; })[0];
+      parts.push("in " + (category ? category[1] : chosen.category));
+    }
+    if (chosen.from) { parts.push("from " + readableDay(chosen.from)); }
+    if (chosen.to) { parts.push("to " + readableDay(chosen.to)); }
+    return parts.join(" ");
+  }
+
+  // Shows what the box and filters find; a later call supersedes an earlier one still loading.
+  function update() {
+    if (!manifest) { return; }
+    var query = input.value.trim();
+    var chosen = selected();
+    var ask = ++asked;
+    form.setAttribute("data-busy", "true");
+    find(input.value, chosen).then(function (result) {
+      if (ask !== asked) { return null; }
+      if (!result) { return { result: null, rows: [] }; }
+      return records(result.found.map(function (hit) { return hit.story; })).then(function (rows) {
+        return { result: result, rows: rows };
+      });
+    }).then(function (done) {
+      if (!done || ask !== asked) { return; }
+      while (list.firstChild) { list.removeChild(list.firstChild); }
+      var result = done.result;
+      var what = describe(query, chosen);
+      var rest = result ? Math.min(pageSize, result.found.total - shown) : 0;
+      more.hidden = rest <= 0;
+      more.textContent = rest > 0 ? "Show " + (rest === 1 ? "1 more story" : rest + " more stories") : "";
+      if (!result) {
+        setStatus("Type to search " + (total === 1 ? "1 story" : total + " stories") + ".");
+        form.setAttribute("data-count", "0");
+      } else {
+        done.rows.forEach(function (record) { list.appendChild(row(record, result.words, result.prefix)); });
+        var n = result.found.total;
+        if (n === 0) {
+          setStatus("No stories match " + what + ".");
+        } else if (n > shown) {
+          setStatus(count(n) + " " + what + "; the first " + shown + " are shown.");
+        } else {
+          setStatus(count(n) + " " + what + ".");
+        }
+        form.setAttribute("data-count", String(n));
+      }
+      form.setAttribute("data-query", input.value);
+      form.removeAttribute("data-busy");
+    }).catch(function () {
+      if (ask !== asked) { return; }
+      failed();
+    });
   }
 
   function remember() {
+    var params = new URLSearchParams();
     var query = input.value.trim();
-    var url = window.location.pathname + (query ? "?q=" + encodeURIComponent(query) : "");
-    try { window.history.replaceState(null, "", url); } catch (error) { /* a file: URL */ }
+    if (query) { params.set("q", query); }
+    var chosen = selected();
+    ["source", "category", "from", "to"].forEach(function (name) { if (chosen[name]) { params.set(name, chosen[name]); } });
+    var search = params.toString();
+    try { window.history.replaceState(null, "", window.location.pathname + (search ? "?" + search : "")); } catch (error) { /* a file: URL */ }
   }
 
-  input.addEventListener("input", function () { update(); remember(); });
+  function failed() {
+    form.setAttribute("data-state", "failed");
+    form.removeAttribute("data-busy");
+    window.clearTimeout(announce);
+    status.textContent = "The search index could not be loaded, so search does not work here. Every story is in the archive, day by day.";
+  }
+
+  // A new query or filter starts again at the first results.
+  function changed() {
+    shown = pageSize;
+    remember();
+    window.clearTimeout(waiting);
+    form.setAttribute("data-busy", "true");
+    waiting = window.setTimeout(update, pause);
+  }
+
+  input.addEventListener("input", changed);
+  Object.keys(filters).forEach(function (name) {
+    if (filters[name]) { filters[name].addEventListener("change", changed); }
+  });
+  more.addEventListener("click", function () {
+    shown += pageSize;
+    update();
+  });
 
   // Enter opens the first result; with none (or before the index is read), the form is sent
   // as it would be without script, and the page searches for ?q= when it loads.
   form.addEventListener("submit", function (event) {
     var first = list.querySelector("a");
-    if (stories && first) {
+    if (manifest && first) {
       event.preventDefault();
       window.location.href = first.href;
     }
   });
 
-  var query = new URLSearchParams(window.location.search).get("q");
-  if (query) { input.value = query; }
-  status.textContent = "Loading the stories\u2026";
+  var params = new URLSearchParams(window.location.search);
+  if (params.get("q")) { input.value = params.get("q"); }
+  Object.keys(filters).forEach(function (name) {
+    var value = params.get(name);
+    if (value && filters[name]) { filters[name].value = value; }
+  });
+  status.textContent = "Loading the search index\u2026";
 
-  fetch(form.getAttribute("data-index") || root + "search.json")
-    .then(function (response) {
-      if (!response.ok) { throw new Error("HTTP " + response.status); }
-      return response.json();
-    })
-    .then(load)
-    .catch(function () {
-      form.setAttribute("data-state", "failed");
-      window.clearTimeout(announce);
-      status.textContent = "The list of stories could not be loaded, so search does not work here. Every story is in the archive, day by day.";
-    });
+  Promise.all([json("manifest.json"), json("delta.json")]).then(function (loaded) {
+    manifest = loaded[0];
+    delta = loaded[1];
+    if (manifest.version !== 3) { throw new Error("search index version " + manifest.version); }
+    total = delta.first + delta.count;
+    form.setAttribute("data-state", "ready");
+    update();
+  }).catch(failed);
 })();

@@ -128,7 +128,7 @@ struct StageTests {
         #expect(site.files.contains { $0.path == "index.html" })
         #expect(site.files.contains { $0.path == "feeds/headlines.rss" })
         #expect(site.carried.isEmpty, "nothing to carry without a published site")
-        #expect(stage.summary(of: rendered) == "\(site.files.count) files (\(site.files.count) rendered, 0 carried)")
+        #expect(stage.summary(of: rendered).hasPrefix("\(site.files.count) files (\(site.files.count) rendered, 0 carried); search index "))
     }
 
     @Test("render with a staging writer: each file is checked and written as it is made, none is kept in memory")
@@ -149,7 +149,7 @@ struct StageTests {
         #expect(Set(rendered.site.delivered) == Set(expected.map(\.path)))
         #expect(rendered.checked == expected.count)
         #expect(rendered.problems.isEmpty, "\(rendered.problems)")
-        #expect(stage.summary(of: rendered) == "\(expected.count) files (\(expected.count) rendered, 0 carried, \(expected.count) checked)")
+        #expect(stage.summary(of: rendered).hasPrefix("\(expected.count) files (\(expected.count) rendered, 0 carried, \(expected.count) checked); search index "))
 
         let staged = try await Write(publisher: publisher, writer: writer).run(rendered.site)
         #expect(staged.folder == staging)

@@ -68,7 +68,7 @@ struct StaticBuildTests {
             ("index.html", "static: index.html is a file newsgen writes; rename or move it"),
             ("assets/style.css", "static: assets/style.css is a file newsgen writes; rename or move it"),
             ("articles", "static: articles is a folder newsgen writes into; rename or move it"),
-            ("search.json/x.txt", "static: search.json/ is a folder of static files, but newsgen writes the file search.json; rename or move it"),
+            ("search/manifest.json/x.txt", "static: search/manifest.json/ is a folder of static files, but newsgen writes the file search/manifest.json; rename or move it"),
         ] {
             let site = try site(files: [file: "x"])
             do {

@@ -143,7 +143,7 @@ extension CLITests {
         try await withServe(site, port: port) { _ in
             let headlines = try await raw("GET", "/feeds/headlines.json", port: port)
             let source = try await raw("GET", "/feeds/sources/meridian-world.json", port: port)
-            let search = try await raw("GET", "/search.json", port: port)
+            let search = try await raw("GET", "/search/manifest.json", port: port)
             #expect(headlines.headers["content-type"] == "application/feed+json; charset=utf-8")
             #expect(source.headers["content-type"] == "application/feed+json; charset=utf-8")
             #expect(search.status == 200)

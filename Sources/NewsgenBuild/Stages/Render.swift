@@ -68,7 +68,8 @@ package struct Render: BuildStep {
     package func summary(of output: Output) -> String {
         let site = output.site
         let checked = writer == nil ? "" : ", \(output.checked) checked"
-        return "\(site.rendered.count + site.carried.count) files (\(site.rendered.count) rendered, \(site.carried.count) carried\(checked))"
+        let search = site.searchIndexSeconds > 0 ? String(format: "; search index %.2f s", site.searchIndexSeconds) : ""
+        return "\(site.rendered.count + site.carried.count) files (\(site.rendered.count) rendered, \(site.carried.count) carried\(checked))\(search)"
     }
 }
 
