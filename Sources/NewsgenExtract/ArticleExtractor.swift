@@ -49,7 +49,6 @@ public struct ArticleExtractor: Sendable {
         let base = Self.base(of: tree, url: url)
         let metadata = PageMetadata(tree: tree, base: base)
         Self.prepare(&tree)
-        let pageWords = Self.wordCount(tree.innerText(tree.root))
 
         guard let found = ArticleFinder(title: metadata.title ?? "", lookForByline: metadata.byline == nil).find(in: tree) else {
             throw ExtractionFailure(reason: "The page has no article: it holds no text outside navigation, scripts and banners.")
@@ -57,7 +56,7 @@ public struct ArticleExtractor: Sendable {
         let article = ArticleWriter(tree: found.tree, article: found.article, base: base)
         let text = article.text()
         let words = Self.wordCount(text)
-        if words == 0 || (words < Self.minimumWords && pageWords >= words * Self.scrapFactor) {
+        if words == 0 || (words < Self.minimumWords && Self.wordCount(tree.textContent(of: tree.root)) >= words * Self.scrapFactor) {
             throw ExtractionFailure(reason: "The page has no article: the longest text found has \(words) word\(words == 1 ? "" : "s").")
         }
         let linkDensity = article.linkDensity()

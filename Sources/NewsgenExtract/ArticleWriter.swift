@@ -69,19 +69,19 @@ struct ArticleWriter {
 
     private func write(_ node: Int, into writer: inout TextBlocks, preformatted: Bool) {
         for child in tree.childNodes(of: node) {
-            let element = tree[child]
-            if element.kind == .text {
-                writer.add(element.text, preformatted: preformatted)
+            if tree.isText(child) {
+                writer.add(tree.text(child), preformatted: preformatted)
                 continue
             }
-            if Self.invisible.contains(element.name) { continue }
-            if element.name == "br" {
+            let name = tree.name(child)
+            if Self.invisible.contains(name) { continue }
+            if name == "br" {
                 writer.lineBreak()
                 continue
             }
-            let isBlock = Self.blocks.contains(element.name)
+            let isBlock = Self.blocks.contains(name)
             if isBlock { writer.endBlock() }
-            write(child, into: &writer, preformatted: preformatted || element.name == "pre")
+            write(child, into: &writer, preformatted: preformatted || name == "pre")
             if isBlock { writer.endBlock() }
         }
     }

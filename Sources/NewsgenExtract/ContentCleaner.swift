@@ -38,8 +38,8 @@ struct ContentCleaner {
             }
         }
         for lineBreak in tree.descendants(of: article, named: ["br"]) {
-            var next = tree[lineBreak].next
-            while next != HTMLTree.none, tree[next].kind == .text, tree[next].text.allSatisfy(\.isWhitespace) { next = tree[next].next }
+            var next = tree.nextNode(lineBreak)
+            while next != HTMLTree.none, tree.isText(next), HTMLTree.isBlank(tree.text(next)) { next = tree.nextNode(next) }
             if next != HTMLTree.none, tree.name(next) == "p" { tree.detach(lineBreak) }
         }
         unwrapSingleCellTables(article)
@@ -76,8 +76,8 @@ struct ContentCleaner {
     private func onlyChild(of node: Int, named name: String) -> Int? {
         let children = tree.children(of: node)
         guard children.count == 1, tree.name(children[0]) == name else { return nil }
-        for child in tree.childNodes(of: node) where tree[child].kind == .text {
-            if let last = tree[child].text.last, !last.isWhitespace { return nil }
+        for child in tree.childNodes(of: node) where tree.isText(child) {
+            if let last = tree.text(child).last, !last.isWhitespace { return nil }
         }
         return children[0]
     }
@@ -95,7 +95,7 @@ struct ContentCleaner {
         if tree.attribute("role", of: table) == "presentation" { return false }
         if tree.attribute("datatable", of: table) == "0" { return false }
         if tree.attribute("summary", of: table).map({ !$0.isEmpty }) == true { return true }
-        if let caption = tree.descendants(of: table, named: ["caption"]).first, tree[caption].firstChild != HTMLTree.none { return true }
+        if let caption = tree.descendants(of: table, named: ["caption"]).first, tree.firstChild(caption) != HTMLTree.none { return true }
         if !tree.descendants(of: table, named: ["col", "colgroup", "tfoot", "thead", "th"]).isEmpty { return true }
         if !tree.descendants(of: table, named: ["table"]).isEmpty { return false }
         var rows = 0
@@ -155,7 +155,7 @@ struct ContentCleaner {
         var headingLength = 0, textishLength = 0
         var textish = false
         tree.forEachDescendant(of: node) { descendant in
-            guard tree[descendant].isElement else { return }
+            guard tree.isElement(descendant) else { return }
             switch tree.name(descendant) {
             case "p": paragraphs += 1; textish = true
             case "img": images += 1; textish = true

@@ -139,8 +139,8 @@ struct ContentFinder {
     }
 
     private mutating func trimTrailingWhitespace(_ element: Int) {
-        while tree[element].lastChild != HTMLTree.none, isWhitespace(tree[element].lastChild) {
-            tree.detach(tree[element].lastChild)
+        while tree.lastChild(element) != HTMLTree.none, isWhitespace(tree.lastChild(element)) {
+            tree.detach(tree.lastChild(element))
         }
     }
 
@@ -150,7 +150,7 @@ struct ContentFinder {
     private mutating func score(_ elements: [Int]) -> [Int] {
         var candidates: [Int] = []
         for element in elements {
-            guard let parent = tree.parent(of: element), tree[parent].isElement, tree.isInside(element, tree.root) else { continue }
+            guard let parent = tree.parent(of: element), tree.isElement(parent), tree.isInside(element, tree.root) else { continue }
             let measure = tree.measure(element)
             guard measure.length >= 25 else { continue }
             let points = 1 + Double(measure.commas + 1) + Double(min(measure.length / 100, 3))
@@ -358,8 +358,8 @@ struct ContentFinder {
     private func singleChild(of node: Int, named name: String) -> Int? {
         let children = tree.children(of: node)
         guard children.count == 1, tree.name(children[0]) == name else { return nil }
-        for child in tree.childNodes(of: node) where tree[child].kind == .text {
-            if let last = tree[child].text.last, !last.isWhitespace { return nil }
+        for child in tree.childNodes(of: node) where tree.isText(child) {
+            if let last = tree.text(child).last, !last.isWhitespace { return nil }
         }
         return children[0]
     }
@@ -367,7 +367,7 @@ struct ContentFinder {
     private func hasBlockDescendant(_ node: Int) -> Bool {
         var found = false
         tree.forEachDescendant(of: node) { descendant in
-            if !found, tree[descendant].isElement, Self.blockChildren.contains(tree.name(descendant)) { found = true }
+            if !found, tree.isElement(descendant), Self.blockChildren.contains(tree.name(descendant)) { found = true }
         }
         return found
     }

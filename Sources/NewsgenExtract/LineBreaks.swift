@@ -7,7 +7,7 @@ enum LineBreaks {
         for lineBreak in tree.descendants(of: body, named: ["br"]) where tree.parent(of: lineBreak) != nil {
             var replaced = false
             var next = nextContent(after: lineBreak, in: tree)
-            while let following = next, tree[following].isElement, tree.name(following) == "br" {
+            while let following = next, tree.isElement(following), tree.name(following) == "br" {
                 replaced = true
                 next = nextContent(after: following, in: tree)
                 tree.detach(following)
@@ -15,19 +15,19 @@ enum LineBreaks {
             guard replaced else { continue }
             let paragraph = tree.makeElement("p")
             tree.replace(lineBreak, with: paragraph)
-            var sibling = tree[paragraph].next
+            var sibling = tree.nextNode(paragraph)
             while sibling != HTMLTree.none {
-                if tree[sibling].isElement, tree.name(sibling) == "br",
-                   let after = nextContent(after: sibling, in: tree), tree[after].isElement, tree.name(after) == "br" {
+                if tree.isElement(sibling), tree.name(sibling) == "br",
+                   let after = nextContent(after: sibling, in: tree), tree.isElement(after), tree.name(after) == "br" {
                     break
                 }
                 guard tree.isPhrasingContent(sibling) else { break }
-                let following = tree[sibling].next
+                let following = tree.nextNode(sibling)
                 tree.append(sibling, to: paragraph)
                 sibling = following
             }
-            while tree[paragraph].lastChild != HTMLTree.none, tree.isWhitespaceNode(tree[paragraph].lastChild) {
-                tree.detach(tree[paragraph].lastChild)
+            while tree.lastChild(paragraph) != HTMLTree.none, tree.isWhitespaceNode(tree.lastChild(paragraph)) {
+                tree.detach(tree.lastChild(paragraph))
             }
             if let parent = tree.parent(of: paragraph), tree.name(parent) == "p" { tree.rename(parent, to: "div") }
         }
@@ -35,10 +35,10 @@ enum LineBreaks {
 
     /// The first sibling after `node` that is an element or text with more than whitespace.
     private static func nextContent(after node: Int, in tree: HTMLTree) -> Int? {
-        var next = tree[node].next
+        var next = tree.nextNode(node)
         while next != HTMLTree.none {
-            if tree[next].isElement || !tree[next].text.allSatisfy(\.isWhitespace) { return next }
-            next = tree[next].next
+            if tree.isElement(next) || !HTMLTree.isBlank(tree.text(next)) { return next }
+            next = tree.nextNode(next)
         }
         return nil
     }
@@ -53,10 +53,10 @@ extension HTMLTree {
 
     /// Text, inline elements, and links (`a`, `del`, `ins`) holding only those.
     func isPhrasingContent(_ node: Int) -> Bool {
-        let element = self[node]
-        if element.kind == .text { return true }
-        if Self.phrasingElements.contains(element.name) { return true }
-        if element.name == "a" || element.name == "del" || element.name == "ins" {
+        if isText(node) { return true }
+        let name = name(node)
+        if Self.phrasingElements.contains(name) { return true }
+        if name == "a" || name == "del" || name == "ins" {
             return childNodes(of: node).allSatisfy(isPhrasingContent)
         }
         return false
@@ -64,8 +64,7 @@ extension HTMLTree {
 
     /// Whitespace-only text, or a `<br>`.
     func isWhitespaceNode(_ node: Int) -> Bool {
-        let element = self[node]
-        if element.kind == .text { return element.text.allSatisfy(\.isWhitespace) }
-        return element.name == "br"
+        if isText(node) { return Self.isBlank(text(node)) }
+        return name(node) == "br"
     }
 }

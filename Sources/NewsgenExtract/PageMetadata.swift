@@ -32,7 +32,7 @@ struct PageMetadata {
         var headings: [String] = []
         var h1s: [String] = []
         tree.forEachDescendant(of: tree.root) { node in
-            guard tree[node].isElement else { return }
+            guard tree.isElement(node) else { return }
             switch tree.name(node) {
             case "meta":
                 guard let content = tree.attribute("content", of: node)?.trimmingCharacters(in: .whitespacesAndNewlines),

@@ -60,15 +60,40 @@ struct TextMeasure {
 }
 
 extension HTMLTree {
+    // Field by field: `self[index]` would copy a whole node (its strings and attributes) across the module boundary.
+    func isText(_ index: Int) -> Bool { nodes[index].kind == .text }
+    func isElement(_ index: Int) -> Bool { nodes[index].kind == .element }
+    func text(_ index: Int) -> String { nodes[index].text }
+    func firstChild(_ index: Int) -> Int { nodes[index].firstChild }
+    func lastChild(_ index: Int) -> Int { nodes[index].lastChild }
+    func nextNode(_ index: Int) -> Int { nodes[index].next }
+
+    /// Whether `text` is empty or only whitespace (ASCII and no-break spaces: what pages put between elements).
+    static func isBlank(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case 0x20, 0x09, 0x0A, 0x0D, 0x0C, 0x0B: index += 1
+                case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0xA0: index += 2
+                case 0xE3 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && bytes[index + 2] == 0x80: index += 3
+                default: return false
+                }
+            }
+            return true
+        }
+    }
+
     /// The measure of all text below `index`.
     func measure(_ index: Int) -> TextMeasure {
         var measure = TextMeasure()
-        if self[index].kind == .text {
-            measure.add(self[index].text)
+        if isText(index) {
+            measure.add(text(index))
             return measure
         }
         forEachDescendant(of: index) { node in
-            if self[node].kind == .text { measure.add(self[node].text) }
+            if isText(node) { measure.add(text(node)) }
         }
         return measure
     }
@@ -81,7 +106,7 @@ extension HTMLTree {
         guard total > 0 else { return 0 }
         var links = 0.0
         forEachDescendant(of: index) { node in
-            guard self[node].kind == .element, self[node].name == "a" else { return }
+            guard isElement(node), name(node) == "a" else { return }
             let href = attribute("href", of: node) ?? ""
             let weight = href.count > 1 && href.hasPrefix("#") ? 0.3 : 1
             links += Double(textLength(node)) * weight
@@ -91,10 +116,10 @@ extension HTMLTree {
 
     /// Whether the text below `index` is empty or only whitespace.
     func hasNoText(_ index: Int) -> Bool {
-        if self[index].kind == .text { return self[index].text.allSatisfy(\.isWhitespace) }
+        if isText(index) { return Self.isBlank(text(index)) }
         var empty = true
         forEachDescendant(of: index) { node in
-            if empty, self[node].kind == .text, !self[node].text.allSatisfy(\.isWhitespace) { empty = false }
+            if empty, isText(node), !Self.isBlank(text(node)) { empty = false }
         }
         return empty
     }
