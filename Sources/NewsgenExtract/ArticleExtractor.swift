@@ -90,11 +90,13 @@ public struct ArticleExtractor: Sendable {
         }
     }
 
+    /// Runs of letters, digits and `_`, any non-ASCII character counted as a letter (a fast approximation of
+    /// Unicode's word characters that counts punctuation-free scripts as one word per run).
     static func wordCount(_ text: String) -> Int {
         var count = 0
         var inWord = false
-        for scalar in text.unicodeScalars {
-            let isWord = scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar == "_"
+        for byte in text.utf8 {
+            let isWord = byte >= 0x80 || ClassHints.isWordByte(byte)
             if isWord && !inWord { count += 1 }
             inWord = isWord
         }

@@ -26,8 +26,8 @@ struct ArticleWriter {
     /// Links that only run script (`javascript:…`) lead nowhere once scripts are gone: their text stays, unlinked.
     private mutating func unwrapScriptLinks() {
         for link in tree.descendants(of: article, named: ["a"]) {
-            let href = (tree.attribute("href", of: link) ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-            guard href.hasPrefix("javascript:") else { continue }
+            let href = (tree.attribute("href", of: link) ?? "").utf8.drop { ContentFinder.isASCIISpace($0) }.prefix(11)
+            guard String(decoding: href, as: UTF8.self).lowercased() == "javascript:" else { continue }
             tree.rename(link, to: "span")
             tree.setAttribute("href", nil, of: link)
         }

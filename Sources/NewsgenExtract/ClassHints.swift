@@ -102,7 +102,17 @@ enum ClassHints {
                     }
                 }
                 if let token {
-                    for part in String(decoding: raw, as: UTF8.self).lowercased().split(separator: " ") where part == token { return true }
+                    // The token alone, between spaces or the ends.
+                    let word = Array(token.utf8)
+                    var index = 0
+                    while index + word.count <= count {
+                        let startsToken = index == 0 || raw[index - 1] == 0x20
+                        let endsToken = index + word.count == count || raw[index + word.count] == 0x20
+                        if startsToken, endsToken, (0..<word.count).allSatisfy({ Self.lowercase(raw[index + $0]) == word[$0] }) {
+                            return true
+                        }
+                        index += 1
+                    }
                 }
                 return false
             }

@@ -171,9 +171,12 @@ struct ContentCleaner {
                 textish = false
             }
         }
-        let innerText = tree.innerText(node).lowercased()
-        if Self.adWords.contains(innerText) || Self.loadingWords.contains(innerText.trimmingSuffix("…").trimmingSuffix("...")) {
-            return true
+        // A block saying only "Advertisement" or "Loading…".
+        if measure.length <= 20 {
+            let innerText = tree.innerText(node).lowercased()
+            if Self.adWords.contains(innerText) || Self.loadingWords.contains(innerText.trimmingSuffix("…").trimmingSuffix("...")) {
+                return true
+            }
         }
         let length = measure.length
         let linkDensity = tree.linkDensity(node)

@@ -42,6 +42,14 @@ struct ContentFinder {
     static let tagsToScore: Set<String> = ["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]
     static let blockChildren: Set<String> = ["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]
     static let keptSiblingNames: Set<String> = ["div", "article", "section", "p"]
+    static let hidingStyles = ClassHints.Words(["display:none", "visibility:hidden"])
+    static let fallbackImage = ClassHints.Words(["fallback-image"])
+    static let author = ClassHints.Words(["author"])
+
+    static func isASCIISpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+    }
+
     static let emptyRemovable: Set<String> = ["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"]
 
     /// Runs the attempt: returns the new `div` holding the content (detached from the page), cleaned.
@@ -300,12 +308,12 @@ struct ContentFinder {
 
     private func isProbablyVisible(_ node: Int) -> Bool {
         if let style = tree.attribute("style", of: node) {
-            let compact = style.lowercased().filter { !$0.isWhitespace }
-            if compact.contains("display:none") || compact.contains("visibility:hidden") { return false }
+            let compact = String(decoding: style.utf8.filter { !Self.isASCIISpace($0) }, as: UTF8.self)
+            if Self.hidingStyles.matches(compact) { return false }
         }
         if tree.attribute("hidden", of: node) != nil { return false }
         if tree.attribute("aria-hidden", of: node) == "true",
-           !(tree.attribute("class", of: node) ?? "").contains("fallback-image") {
+           !Self.fallbackImage.matches(tree.attribute("class", of: node) ?? "") {
             return false
         }
         return true
@@ -320,7 +328,7 @@ struct ContentFinder {
     private func isByline(_ node: Int, names: String) -> Bool {
         let rel = tree.attribute("rel", of: node)
         let itemprop = tree.attribute("itemprop", of: node) ?? ""
-        guard rel == "author" || itemprop.contains("author") || ClassHints.byline.matches(names) else { return false }
+        guard rel == "author" || Self.author.matches(itemprop) || ClassHints.byline.matches(names) else { return false }
         let text = tree.innerText(node)
         return !text.isEmpty && text.utf16.count < 100
     }
