@@ -40,6 +40,7 @@ let package = Package(
         //   NewsgenStore     ← Model                  the SQLite cache
         //   NewsgenRender    ← Model, XML, Config     page models, templates, feed writers
         //   NewsgenValidate  ← Model, XML             libxml2 checks of every output file
+        //   NewsgenExtract   ← Model, XML             the article extractor (a page's main text and metadata)
         //   NewsgenBuild     ← all of the above       the stages, the build, the lock, publishing
         //   newsgen (CLI)    ← Build, and the layers whose values its commands print
         .systemLibrary(
@@ -109,6 +110,8 @@ let package = Package(
             exclude: ["Schemas"],
             swiftSettings: layer
         ),
+        // The article extractor: a web page's main text, sanitized, and its metadata.
+        .target(name: "NewsgenExtract", dependencies: ["NewsgenModel", "NewsgenXML"], swiftSettings: layer),
         // The stages as values, the build, its assembly, the lock and the publisher.
         .target(
             name: "NewsgenBuild",
@@ -128,7 +131,7 @@ let package = Package(
         .executableTarget(
             name: "newsgen",
             dependencies: [
-                "NewsgenModel", "NewsgenConfig", "NewsgenFetch", "NewsgenValidate", "NewsgenBuild", "CNewsgenAllocator",
+                "NewsgenModel", "NewsgenConfig", "NewsgenFetch", "NewsgenValidate", "NewsgenExtract", "NewsgenBuild", "CNewsgenAllocator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -195,6 +198,10 @@ let package = Package(
             dependencies: [
                 "NewsgenXML", "NewsgenRender", "NewsgenValidate", "NewsgenTestSupport",
             ]
+        ),
+        .testTarget(
+            name: "NewsgenExtractTests",
+            dependencies: ["NewsgenModel", "NewsgenXML", "NewsgenExtract"]
         ),
         .testTarget(
             name: "NewsgenBuildTests",

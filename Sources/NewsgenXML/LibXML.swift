@@ -318,7 +318,7 @@ package enum LibXML {
     /// Deeper trees are cut off: no feed needs them, and recursion must stay bounded.
     private static let maximumDepth = 256
 
-    fileprivate static let installGuards: Void = {
+    static let installGuards: Void = {
         xmlInitParser()
         newsgen_installEntityLoaderGuard()
     }()
@@ -336,7 +336,7 @@ package enum LibXML {
 
     /// Runs `body` with this thread's structured error handler sending everything to `collector`, then resets it.
     /// The handler is per thread, so nothing in `body` may suspend.
-    fileprivate static func collecting<T>(into collector: DiagnosticCollector, _ body: () -> T) -> T {
+    static func collecting<T>(into collector: DiagnosticCollector, _ body: () -> T) -> T {
         _ = installGuards
         xmlSetStructuredErrorFunc(Unmanaged.passUnretained(collector).toOpaque(), recordError)
         let result = body()
@@ -350,7 +350,7 @@ package enum LibXML {
         Unmanaged<DiagnosticCollector>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
     }
 
-    fileprivate final class DiagnosticCollector {
+    final class DiagnosticCollector {
         private(set) var diagnostics: [XMLDiagnostic] = []
 
         package func append(_ diagnostic: XMLDiagnostic) {
