@@ -41,6 +41,7 @@ let package = Package(
         //   NewsgenRender    ← Model, XML, Config     page models, templates, feed writers
         //   NewsgenValidate  ← Model, XML             libxml2 checks of every output file
         //   NewsgenExtract   ← Model, XML             the article extractor (a page's main text and metadata)
+        //   NewsgenImages    ← Model, CVips           images made fit for the site with libvips
         //   NewsgenBuild     ← all of the above       the stages, the build, the lock, publishing
         //   newsgen (CLI)    ← Build, and the layers whose values its commands print
         .systemLibrary(
@@ -65,8 +66,6 @@ let package = Package(
         ),
         // The one libxml2 wrapper, the XML writer, the one JSON tree.
         .target(name: "NewsgenXML", dependencies: ["NewsgenModel", "CLibXML2"], swiftSettings: layer),
-        // The main article of a web page (Readability-class), its metadata, sanitized.
-        .target(name: "NewsgenExtract", dependencies: ["NewsgenModel", "NewsgenXML"], swiftSettings: layer),
         // Images made fit for the site with libvips.
         .target(name: "NewsgenImages", dependencies: ["NewsgenModel", "CVips"], swiftSettings: layer),
         // site.json and saved.json: reading, checking, editing.
