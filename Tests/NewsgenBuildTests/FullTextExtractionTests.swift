@@ -162,7 +162,7 @@ struct FullTextExtractionTests {
             #expect(!requested.contains("/story/private"), "robots.txt is honoured")
             #expect(server.log.all.filter { $0.path == "/robots.txt" }.count == 1, "one robots.txt per site and build")
             #expect(log.warnings.contains { $0.contains("/story/private") && $0.contains("robots.txt disallows it") }, "\(log.warnings)")
-            #expect(log.warnings.contains { $0.contains("/story/banner") && $0.contains("no article") }, "\(log.warnings)")
+            #expect(log.warnings.contains { $0.contains("/story/banner") && $0.contains("the page has no article") }, "\(log.warnings)")
             #expect(log.warnings.contains { $0.contains("/story/paper") && $0.contains("not an HTML page (application/pdf)") }, "\(log.warnings)")
             #expect(log.warnings.contains { $0.contains("/story/loop") && $0.contains("too many redirects") }, "\(log.warnings)")
             #expect(log.warnings.contains { $0.contains("/story/huge") && $0.contains("larger than 5 MiB") }, "\(log.warnings)")

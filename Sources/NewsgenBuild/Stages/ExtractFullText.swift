@@ -110,7 +110,7 @@ package struct ExtractFullText: BuildStep {
                     let article = try ArticleExtractor().extract(html: page.bytes, url: page.url, declaredCharset: page.charset)
                     outcome = .article(html: article.html)
                 } catch {
-                    logger.warning("source \"\(story.source)\": no article in \(story.url) (\(error.reason)); showing the feed's summary")
+                    logger.warning("source \"\(story.source)\": \(story.url): \(Self.clause(error.reason)); showing the feed's summary")
                     outcome = .none(reason: error.reason)
                 }
             } catch {
@@ -136,6 +136,15 @@ package struct ExtractFullText: BuildStep {
             logger.warning("the fetch budget (\(SourceError.seconds(budget.seconds)) s) ran out: \(unreached) story pages are left for the next build")
         }
         return Dictionary(reached, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// A sentence as a clause of a log line: "The page has no article." → "the page has no article".
+    static func clause(_ sentence: String) -> String {
+        var text = sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
+        if let first = text.first, first.isUppercase, text.dropFirst().first?.isLowercase ?? true {
+            text = first.lowercased() + text.dropFirst()
+        }
+        return text
     }
 
     package func summary(of stories: Stories) -> String {
