@@ -44,6 +44,14 @@ public enum SourceError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Connecting or talking to the server failed: `reason` says how ("connection refused").
         case connection(String)
 
+        /// The server did not answer at all (unresolvable, refused, silent), rather than answering badly.
+        public var isNoAnswer: Bool {
+            switch self {
+            case .timedOut, .connection: true
+            case .tooLarge, .tooManyRedirects, .badEncoding: false
+            }
+        }
+
         public var description: String {
             switch self {
             case .timedOut(let seconds): "no complete answer within \(SourceError.seconds(seconds)) s"

@@ -8,7 +8,7 @@ public struct StoredImage: Sendable, Hashable {
         case made(hash: String, variants: [Size])
         /// Refused for good (not an image, too many pixels, damaged, too large, a 4xx): never asked for again.
         case none(reason: String)
-        /// Not had this time (a timeout, a 5xx): asked for again after `StoredImage.retryAfter`, three times in all.
+        /// Not had this time (a timeout, a 5xx): asked for again as `RetryLater` says.
         case failed(reason: String)
     }
 
@@ -32,8 +32,6 @@ public struct StoredImage: Sendable, Hashable {
     /// The last build that showed it, moved at most once a day; retention removes images not shown for `keepDays`.
     public var lastShown: Date
 
-    public static let retryAfter: TimeInterval = 6 * 3600
-    public static let attemptsAllowed = 3
     /// How long a made image is used without asking its server whether it changed.
     public static let freshFor: TimeInterval = 30 * 86_400
 
@@ -51,7 +49,7 @@ public struct StoredImage: Sendable, Hashable {
         switch outcome {
         case .made: now.timeIntervalSince(attempted) >= Self.freshFor
         case .none: false
-        case .failed: attempts < Self.attemptsAllowed && now.timeIntervalSince(attempted) >= Self.retryAfter
+        case .failed: RetryLater.isDue(attempted: attempted, attempts: attempts, at: now)
         }
     }
 

@@ -9,8 +9,7 @@ public struct StoryExtraction: Sendable, Hashable {
         /// The page has no article, or newsgen may not or cannot use it (not HTML, too large, disallowed by robots.txt,
         /// a 4xx): kept, never retried while the link stays the same.
         case none(reason: String)
-        /// The page could not be had this time (a timeout, a 5xx, a refused connection): tried again after
-        /// `StoryExtraction.retryAfter`, at most `StoryExtraction.attemptsAllowed` times in all.
+        /// The page could not be had this time (a timeout, a 5xx, a refused connection): tried again as `RetryLater` says.
         case failed(reason: String)
     }
 
@@ -19,11 +18,6 @@ public struct StoryExtraction: Sendable, Hashable {
     public var attempted: Date
     /// How many times it was asked for.
     public var attempts: Int
-
-    /// How long a page that could not be had waits before it is asked for again.
-    public static let retryAfter: TimeInterval = 6 * 3600
-    /// How many times in all a page that could not be had is asked for.
-    public static let attemptsAllowed = 3
 
     public init(_ outcome: Outcome, attempted: Date, attempts: Int = 1) {
         self.outcome = outcome
@@ -34,7 +28,7 @@ public struct StoryExtraction: Sendable, Hashable {
     /// Whether the page should be asked for again at `now`.
     public func isDue(at now: Date) -> Bool {
         guard case .failed = outcome else { return false }
-        return attempts < Self.attemptsAllowed && now.timeIntervalSince(attempted) >= Self.retryAfter
+        return RetryLater.isDue(attempted: attempted, attempts: attempts, at: now)
     }
 
     /// The article's HTML, when there is one.

@@ -44,11 +44,11 @@ struct ExtractionStoreTests {
         let article = StoryExtraction(.article(html: "<p>x</p>"), attempted: Self.now)
         let none = StoryExtraction(.none(reason: "no article"), attempted: Self.now)
         let failed = StoryExtraction(.failed(reason: "HTTP 503"), attempted: Self.now)
-        let later = Self.now + StoryExtraction.retryAfter
+        let later = Self.now + RetryLater.after
         #expect(!article.isDue(at: later + 86_400 * 30))
         #expect(!none.isDue(at: later + 86_400 * 30))
         #expect(!failed.isDue(at: later - 1))
         #expect(failed.isDue(at: later))
-        #expect(!StoryExtraction(.failed(reason: "HTTP 503"), attempted: Self.now, attempts: StoryExtraction.attemptsAllowed).isDue(at: later))
+        #expect(!StoryExtraction(.failed(reason: "HTTP 503"), attempted: Self.now, attempts: RetryLater.attempts).isDue(at: later))
     }
 }

@@ -93,15 +93,11 @@ package struct ExtractFullText: BuildStep {
     private func fetch(_ due: [(url: String, source: String)], from pages: StoryPageFetcher,
                        known: [String: StoryExtraction]) async -> [String: StoryExtraction] {
         let sources = Dictionary(config.sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let (budget, now, logger) = (budget, now, logger)
-        let dead = DeadHosts()
-        let outcomes = await Parallel.map(due, maxConcurrent: FetchLimits.overall, maxPerKey: FetchLimits.perHost,
-                                          key: { URL(string: $0.url)?.host?.lowercased() }) { story -> (String, StoryExtraction)? in
-            guard let url = URL(string: story.url), let host = url.host?.lowercased(), !budget.isExhausted, !dead.skips(host) else {
-                return nil
-            }
-            let seconds = sources[story.source].map { config.timeoutSeconds(for: $0) } ?? config.timeoutSeconds
-            let timeout = min(.milliseconds(Int64((seconds * 1000).rounded())), budget.remaining)
+        let (budget, now, logger, config) = (budget, now, logger, config)
+        let requests = StoryRequests(budget: budget, logger: logger, noun: ("story pages", "pages"), level: .warning)
+        let reached = await requests.run(due, url: \.url, seconds: { story in
+            sources[story.source].map { config.timeoutSeconds(for: $0) } ?? config.timeoutSeconds
+        }) { story, url, timeout, noAnswer -> (String, StoryExtraction)? in
             let attempts = (known[story.url]?.attempts ?? 0) + 1
             let outcome: StoryExtraction.Outcome
             do throws(StoryPageProblem) {
@@ -115,25 +111,16 @@ package struct ExtractFullText: BuildStep {
                 }
             } catch {
                 if case .transport(.timedOut) = error, budget.isExhausted { return nil }
-                if case .transport(let failure) = error, case .timedOut = failure { dead.markDead(host, reason: failure.description) }
-                if case .transport(let failure) = error, case .connection = failure { dead.markDead(host, reason: failure.description) }
-                if error.isLasting || attempts >= StoryExtraction.attemptsAllowed {
+                if case .transport(let failure) = error, failure.isNoAnswer { noAnswer(failure.description) }
+                if error.isLasting || attempts >= RetryLater.attempts {
                     logger.warning("source \"\(story.source)\": \(story.url): \(error); showing the feed's summary")
                     outcome = .none(reason: error.description)
                 } else {
-                    logger.warning("source \"\(story.source)\": \(story.url): \(error); trying again in \(Int(StoryExtraction.retryAfter / 3600)) h")
+                    logger.warning("source \"\(story.source)\": \(story.url): \(error); trying again in \(Int(RetryLater.after / 3600)) h")
                     outcome = .failed(reason: error.description)
                 }
             }
             return (story.url, StoryExtraction(outcome, attempted: now, attempts: attempts))
-        }
-        let reached = outcomes.compactMap { $0 }
-        for (host, reason, count) in dead.skipped {
-            logger.warning("story pages: \(host) did not answer (\(reason)); its other \(count) pages are left for the next build")
-        }
-        let unreached = due.count - reached.count - dead.skipped.reduce(0) { $0 + $1.count }
-        if unreached > 0 {
-            logger.warning("the fetch budget (\(SourceError.seconds(budget.seconds)) s) ran out: \(unreached) story pages are left for the next build")
         }
         return Dictionary(reached, uniquingKeysWith: { first, _ in first })
     }

@@ -3,6 +3,7 @@ import Synchronization
 import NewsgenModel
 import NewsgenConfig
 import NewsgenFetch
+import Logging
 
 /// How many sources are fetched at once: many in all, few per host, so a dead or slow host holds two slots and the healthy
 /// sources go on around it.
@@ -154,5 +155,45 @@ final class DeadHosts: Sendable {
     /// One line per dead host that had requests skipped: "img.example.com (could not resolve host): 312".
     var skipped: [(host: String, reason: String, count: Int)] {
         hosts.withLock { $0 }.filter { $0.value.skipped > 0 }.map { ($0.key, $0.value.reason, $0.value.skipped) }.sorted { $0.host < $1.host }
+    }
+}
+
+/// The requests a build makes for its stories beyond their feeds (story pages, images): at most `FetchLimits.perHost` per
+/// host at once, none once the fetch budget has ended, none more to a host that did not answer (`DeadHosts`). What was not
+/// asked for is left for the next build and said in the log: one line per host that did not answer, one for the budget.
+struct StoryRequests {
+    var budget: FetchBudget
+    var logger: Logger
+    /// What is asked for, for the log: all of it ("story pages", "images") and of one host ("pages", "images").
+    var noun: (all: String, ofHost: String)
+    /// The level of the lines about hosts that did not answer.
+    var level: Logger.Level
+
+    /// One `request` per item, given its URL and the deadline left for it (`seconds`, or what is left of the budget); it
+    /// reports a host that did not answer through its last argument, and returns `nil` when the budget ended while it ran.
+    /// Returns the values of the requests made.
+    func run<Item: Sendable, Value: Sendable>(
+        _ items: [Item], url: @escaping @Sendable (Item) -> String, seconds: @escaping @Sendable (Item) -> Double,
+        _ request: @escaping @Sendable (Item, URL, Duration, _ noAnswer: @escaping @Sendable (String) -> Void) async -> Value?
+    ) async -> [Value] {
+        let (budget, dead) = (budget, DeadHosts())
+        let outcomes = await Parallel.map(items, maxConcurrent: FetchLimits.overall, maxPerKey: FetchLimits.perHost,
+                                          key: { URL(string: url($0))?.host?.lowercased() }) { item -> Value? in
+            guard let address = URL(string: url(item)), let host = address.host?.lowercased(), !budget.isExhausted, !dead.skips(host) else {
+                return nil
+            }
+            let timeout = min(.milliseconds(Int64((seconds(item) * 1000).rounded())), budget.remaining)
+            return await request(item, address, timeout) { reason in dead.markDead(host, reason: reason) }
+        }
+        let made = outcomes.compactMap { $0 }
+        let skipped = dead.skipped
+        for (host, reason, count) in skipped {
+            logger.log(level: level, "\(noun.all): \(host) did not answer (\(reason)); its other \(count) \(noun.ofHost) are left for the next build")
+        }
+        let unreached = items.count - made.count - skipped.reduce(0) { $0 + $1.count }
+        if unreached > 0 {
+            logger.warning("the fetch budget (\(SourceError.seconds(budget.seconds)) s) ran out: \(unreached) \(noun.all) are left for the next build")
+        }
+        return made
     }
 }

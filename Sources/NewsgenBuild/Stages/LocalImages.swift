@@ -119,14 +119,9 @@ package struct LocalImages: BuildStep {
             return [:]
         }
         let (budget, now, logger, timeoutSeconds) = (budget, now, logger, config.timeoutSeconds)
-        let dead = DeadHosts()
-        let outcomes = await Parallel.map(due, maxConcurrent: FetchLimits.overall, maxPerKey: FetchLimits.perHost,
-                                          key: { URL(string: $0)?.host?.lowercased() }) { url -> (String, StoredImage)? in
-            guard let address = URL(string: url), let host = address.host?.lowercased(), !budget.isExhausted, !dead.skips(host) else {
-                return nil
-            }
+        let requests = StoryRequests(budget: budget, logger: logger, noun: ("images", "images"), level: .info)
+        let reached = await requests.run(due, url: { $0 }, seconds: { _ in timeoutSeconds }) { url, address, timeout, noAnswer -> (String, StoredImage)? in
             let previous = known[url]
-            let timeout = min(.milliseconds(Int64((timeoutSeconds * 1000).rounded())), budget.remaining)
             var headers = [("Accept", "image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1")]
             if case .made? = previous?.outcome {
                 if let etag = previous?.etag { headers.append(("If-None-Match", etag)) }
@@ -148,7 +143,7 @@ package struct LocalImages: BuildStep {
                     logger.info("image \(url): \(error); left out")
                     return kept(.none(reason: error.description))
                 case .timedOut, .connection:
-                    dead.markDead(host, reason: error.description)
+                    noAnswer(error.description)
                     return Self.failed(url, error.description, attempts: attempts, logger: logger).map { kept($0) }
                 }
             }
@@ -187,24 +182,16 @@ package struct LocalImages: BuildStep {
                 return kept(.none(reason: error.description))
             }
         }
-        let reached = outcomes.compactMap { $0 }
-        for (host, reason, count) in dead.skipped {
-            logger.info("images: \(host) did not answer (\(reason)); its other \(count) images are left for the next build")
-        }
-        let unreached = due.count - reached.count - dead.skipped.reduce(0) { $0 + $1.count }
-        if unreached > 0 {
-            logger.warning("the fetch budget (\(SourceError.seconds(budget.seconds)) s) ran out: \(unreached) images are left for the next build")
-        }
         return Dictionary(reached, uniquingKeysWith: { first, _ in first })
     }
 
     /// A failure for now, or for good once the attempts are spent.
     private static func failed(_ url: String, _ reason: String, attempts: Int, logger: Logger) -> StoredImage.Outcome? {
-        if attempts >= StoredImage.attemptsAllowed {
+        if attempts >= RetryLater.attempts {
             logger.info("image \(url): \(reason); left out")
             return .none(reason: reason)
         }
-        logger.info("image \(url): \(reason); left out, and tried again in \(Int(StoredImage.retryAfter / 3600)) h")
+        logger.info("image \(url): \(reason); left out, and tried again in \(Int(RetryLater.after / 3600)) h")
         return .failed(reason: reason)
     }
 
