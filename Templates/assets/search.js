@@ -27,22 +27,29 @@
   }
 
   var digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
-  var digitValue = {};
-  for (var d = 0; d < digits.length; d++) { digitValue[digits.charAt(d)] = d; }
+  var digitValue = new Int8Array(128).fill(-1);
+  for (var d = 0; d < digits.length; d++) { digitValue[digits.charCodeAt(d)] = d; }
 
-  // Postings (SearchPostings.swift) into `into`: story number → weight, keeping the larger of two weights.
+  // The stories a word lists, with their weights: `weights[story]` (0 for a story it does not list) over every story
+  // of the index, and `size`, how many it lists.
+  function postingList(stories) {
+    return { weights: new Uint8Array(stories), size: 0 };
+  }
+
+  // Postings (SearchPostings.swift) into the list `into`, keeping the larger of two weights of one story.
   function decode(text, origin, into) {
-    var previous = origin - 1;
-    var i = 0;
-    while (i < text.length) {
+    var weights = into.weights, previous = origin - 1, i = 0, length = text.length;
+    while (i < length) {
       var gap = 0, digit;
       do {
-        digit = digitValue[text.charAt(i++)];
+        digit = digitValue[text.charCodeAt(i++)];
         gap = gap * 32 + (digit & 31);
-      } while (digit >= 32 && i < text.length);
+      } while (digit >= 32 && i < length);
       previous += gap;
-      var weight = digitValue[text.charAt(i++)] || 1;
-      if (!(into.get(previous) >= weight)) { into.set(previous, weight); }
+      var weight = i < length ? digitValue[text.charCodeAt(i++)] : 0;
+      if (weight <= 0) { weight = 1; }
+      if (weights[previous] === 0) { into.size++; }
+      if (weights[previous] < weight) { weights[previous] = weight; }
     }
     return into;
   }
@@ -52,47 +59,39 @@
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
-  // Ranks the stories every term lists: by the sum of each term's weight times its idf, then newest first.
-  // `terms` are Maps (story → weight); `allowed`, when set, a test a story must pass (the filters). With `limit`,
-  // only the first `limit` are ranked and returned, and the list's `total` tells how many match.
+  // Ranks the stories every term lists: by the sum of each term's weight times its idf, then newest (the higher
+  // number) first. `terms` are posting lists of `n` stories; `allowed`, when set, a test a story must pass (the
+  // filters). With `limit`, only the first `limit` are returned; the list's `total` tells how many match.
   function rank(terms, n, allowed, limit) {
-    if (terms.length === 0) { var none = []; none.total = 0; return none; }
-    var smallest = terms.reduce(function (a, b) { return a.size <= b.size ? a : b; });
-    var weights = terms.map(function (term) { return idf(term.size, n); });
     var found = [];
-    smallest.forEach(function (ignored, story) {
-      if (allowed && !allowed(story)) { return; }
+    found.total = 0;
+    if (terms.length === 0) { return found; }
+    var smallest = terms.reduce(function (a, b) { return a.size <= b.size ? a : b; }).weights;
+    var lists = terms.map(function (term) { return term.weights; });
+    var rarity = terms.map(function (term) { return idf(term.size, n); });
+    var keep = limit || n, total = 0;
+    // Newest first, so a later story with an equal score never displaces an earlier kept one.
+    for (var story = n - 1; story >= 0; story--) {
+      if (smallest[story] === 0) { continue; }
       var score = 0;
-      for (var t = 0; t < terms.length; t++) {
-        var weight = terms[t].get(story);
-        if (weight === undefined) { return; }
-        score += weight * weights[t];
+      for (var t = 0; t < lists.length; t++) {
+        var weight = lists[t][story];
+        if (weight === 0) { score = -1; break; }
+        score += weight * rarity[t];
       }
-      found.push({ story: story, score: score });
-    });
-    var total = found.length;
-    var before = function (a, b) { return b.score - a.score || b.story - a.story; };
-    if (limit && found.length > 4 * limit) {
-      // The first `limit` by one pass, keeping them in order: most stories do not beat the last kept.
-      var top = [];
-      for (var f = 0; f < found.length; f++) {
-        var hit = found[f];
-        if (top.length === limit && before(hit, top[limit - 1]) >= 0) { continue; }
-        var at = top.length;
-        while (at > 0 && before(hit, top[at - 1]) < 0) { at--; }
-        top.splice(at, 0, hit);
-        if (top.length > limit) { top.pop(); }
-      }
-      found = top;
-    } else {
-      found.sort(before);
-      if (limit) { found = found.slice(0, limit); }
+      if (score < 0 || (allowed && !allowed(story))) { continue; }
+      total++;
+      if (found.length === keep && score <= found[keep - 1].score) { continue; }
+      var at = found.length;
+      while (at > 0 && score > found[at - 1].score) { at--; }
+      found.splice(at, 0, { story: story, score: score });
+      if (found.length > keep) { found.pop(); }
     }
     found.total = total;
     return found;
   }
 
-  window.newsgenSearch = { fold: fold, words: words, chunkOf: chunkOf, decode: decode, rank: rank };
+  window.newsgenSearch = { fold: fold, words: words, chunkOf: chunkOf, postingList: postingList, decode: decode, rank: rank };
 
   var form = document.querySelector("form.search-form");
   if (!form) { return; }
@@ -111,8 +110,8 @@
   var root = form.getAttribute("data-root") || "../";
   var manifestURL = form.getAttribute("data-index") || root + "search/manifest.json";
   var folder = manifestURL.slice(0, manifestURL.lastIndexOf("/") + 1);
-  // Results are shown ten at a time: each may need a record shard of its own.
-  var pageSize = 10, shown = pageSize;
+  // Results are shown five at a time (a phone's screen of them): each may need a record shard of its own.
+  var pageSize = 5, shown = pageSize;
   // A query runs once the reader pauses this long, so typing does not fetch every prefix's records.
   var pause = 60, waiting = 0;
   var months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -135,7 +134,7 @@
   // Every story a word lists with its weight: its own postings, or, for a prefix, those of every term it begins.
   function postings(word, prefix) {
     return json("terms/" + chunkOf(word, manifest.chunks) + ".json").then(function (chunk) {
-      var found = new Map();
+      var found = postingList(total);
       [[chunk, 0], [delta.terms, delta.first]].forEach(function (pair) {
         var terms = pair[0];
         if (prefix) {
@@ -181,7 +180,7 @@
     return Promise.all(lookups).then(function (maps) {
       var wordMaps = maps.slice(0, typed.length), filterMaps = maps.slice(typed.length);
       var passes = function (story) {
-        return filterMaps.every(function (map) { return map.has(story); }) && (!allowed || allowed(story));
+        return filterMaps.every(function (list) { return list.weights[story] !== 0; }) && (!allowed || allowed(story));
       };
       var found = [];
       if (wordMaps.length > 0) {
@@ -359,8 +358,18 @@
     status.textContent = "The search index could not be loaded, so search does not work here. Every story is in the archive, day by day.";
   }
 
+  // The chunks of the words typed so far (of three characters or more, whose chunk no further character changes),
+  // fetched while the reader goes on typing.
+  function prefetch() {
+    if (!manifest) { return; }
+    words(input.value).forEach(function (word) {
+      if (Array.from(word).length >= 3) { json("terms/" + chunkOf(word, manifest.chunks) + ".json"); }
+    });
+  }
+
   // A new query or filter starts again at the first results.
   function changed() {
+    prefetch();
     shown = pageSize;
     remember();
     window.clearTimeout(waiting);

@@ -70,8 +70,8 @@ struct SearchPageTests {
                 "after a space the word is whole, not a prefix: \(whole.titles)")
 
         let many = typed[4]
-        #expect(many.titles.count == 10, "ten at a time: \(many.titles.count)")
-        #expect(many.status.hasSuffix("\u{201C}the\u{201D}; the first 10 are shown."), "\(many.status)")
+        #expect(many.titles.count == 5, "five at a time: \(many.titles.count)")
+        #expect(many.status.hasSuffix("\u{201C}the\u{201D}; the first 5 are shown."), "\(many.status)")
 
         let both = typed[5]
         #expect(both.titles.first == Self.harbourStrike, "\(both.titles)")
@@ -86,7 +86,7 @@ struct SearchPageTests {
                 "?category= keeps that section's stories: \(linked[2].titles)")
         #expect(!linked[3].titles.contains(Self.harbourStrike) && linked[3].titles.contains(Self.harbourside),
                 "?from= leaves out older days: \(linked[3].titles)")
-        #expect(!linked[4].titles.isEmpty && linked[4].status.hasSuffix(" from Touchline."),
+        #expect(linked[4].titles.count == 5 && linked[4].status.hasSuffix(" from Touchline; the first 5 are shown."),
                 "a filter alone lists its stories, newest first: \(linked[4].status)")
         #expect(report.afterEnter?.hasPrefix("/articles/harbour-strike-ends") == true, "Enter opens the first result: \(report.afterEnter ?? "nothing")")
         #expect(report.label == "Words to look for in titles, summaries, full text, sources and tags", "the box is labelled")
@@ -95,5 +95,6 @@ struct SearchPageTests {
         let terms = Self.folding.flatMap(SearchText.words)
         #expect(report.chunks == terms.map { SearchIndex.chunk(of: $0, count: 64) }, "the browser finds a word's chunk where the index put it")
         #expect(report.ranked == Self.ranking.map(\.1), "ranking: weight times rarity, then newest")
+        #expect(report.rankedFirst == Self.ranking.map { Array($0.1.prefix(1)) }, "a limit keeps the first of the same order")
     }
 }

@@ -32,6 +32,8 @@ package enum SearchBrowser {
         package var chunks: [Int]?
         /// `newsgenSearch.rank` of each ranking case: the story numbers in order.
         package var ranked: [[Int]]?
+        /// The same ranking cases with a limit of one: the first story of each order.
+        package var rankedFirst: [[Int]]?
         /// How long, in the page's clock, the last query of `typed` took from its last key to its results.
         package var lastMilliseconds: Double?
     }
@@ -138,7 +140,13 @@ package enum SearchBrowser {
               report.label = doc.querySelector("label[for=search-q]").textContent;
               report.words = cases.folding.map((text) => api.words(text));
               report.chunks = cases.folding.flatMap((text) => api.words(text)).map((word) => api.chunkOf(word, 64));
-              report.ranked = cases.ranking.map((c) => api.rank(c.terms.map((pairs) => new Map(pairs)), c.stories, null).map((hit) => hit.story));
+              const postings = (pairs, stories) => {
+                const list = api.postingList(stories);
+                for (const [story, weight] of pairs) { list.size += list.weights[story] === 0 ? 1 : 0; list.weights[story] = weight; }
+                return list;
+              };
+              report.ranked = cases.ranking.map((c) => api.rank(c.terms.map((pairs) => postings(pairs, c.stories)), c.stories, null).map((hit) => hit.story));
+              report.rankedFirst = cases.ranking.map((c) => api.rank(c.terms.map((pairs) => postings(pairs, c.stories)), c.stories, null, 1).map((hit) => hit.story));
               for (const query of cases.typed) report.typed.push(await type(typedFrame, query));
               report.lastMilliseconds = lastMilliseconds;
               for (const search of cases.linked) report.linked.push(await open(search));
