@@ -34,7 +34,7 @@ public struct BuildReport: Sendable {
 }
 
 /// The pipeline of DESIGN.md: load templates, fetch, store, extract full text, fetch images, merge saved lists, render,
-/// write, validate, publish, each a `BuildStep` run by one `StageClock`. The configuration is loaded before (`SiteConfig.load`).
+/// write, validate, publish, each a `BuildStep` run by one `StageClock`; then the WebSub hubs are told of changed feeds. The configuration is loaded before (`SiteConfig.load`).
 public struct Build: Sendable {
     public struct Options: Sendable {
         /// Make no request; build from the cache (and local files) alone.
@@ -63,6 +63,8 @@ public struct Build: Sendable {
     public var storyPages: StoryPageFetcher?
     /// Fetches the images pages show under `"images": "local"`; `nil` fetches none.
     public var imageHTTP: HTTPFetcher?
+    /// Pings the WebSub hubs for the feeds a publish changed (site.json's `websub`); `nil` pings none.
+    public var webSub: WebSubPings?
     /// Where the record of what was published is kept (`Manifest.location(cache:)`), so the next build carries unchanged
     /// files over; `nil` renders every file every time.
     public var manifest: URL?
@@ -71,8 +73,8 @@ public struct Build: Sendable {
 
     public init(
         config: SiteConfig, options: Options = Options(), providers: [any SourceProvider], catalog: NewsAPICatalog? = nil,
-        store: any ArticleStore, storyPages: StoryPageFetcher? = nil, imageHTTP: HTTPFetcher? = nil, manifest: URL? = nil,
-        now: @escaping @Sendable () -> Date = Date.init, logger: Logger
+        store: any ArticleStore, storyPages: StoryPageFetcher? = nil, imageHTTP: HTTPFetcher? = nil, webSub: WebSubPings? = nil,
+        manifest: URL? = nil, now: @escaping @Sendable () -> Date = Date.init, logger: Logger
     ) {
         self.config = config
         self.options = options
@@ -81,6 +83,7 @@ public struct Build: Sendable {
         self.store = store
         self.storyPages = storyPages
         self.imageHTTP = imageHTTP
+        self.webSub = webSub
         self.manifest = manifest
         self.now = now
         self.logger = logger
@@ -135,11 +138,14 @@ public struct Build: Sendable {
         options.progress?.begin(.writing, total: rendered.site.paths.count)
         let staged = try await clock.run(Write(publisher: publisher, writer: writer, published: published.publishedFiles), rendered.site)
         let setAside: URL?
+        let changedFeeds: [String]
         do {
             let carried = published.carriedFilesToCheck(in: rendered.site)
             options.progress?.begin(.validating, total: rendered.checked + carried.count)
             _ = try await clock.run(Validate(baseURL: config.baseURL, only: carried, files: rendered.site.paths + [Publisher.markerName],
                                              checkedBefore: (rendered.checked, rendered.problems)), staged.folder)
+            changedFeeds = webSub == nil ? [] : WebSubPings.changedFeeds(among: rendered.site.rendered, staging: staged.folder,
+                                                                       output: config.output)
             setAside = try await clock.run(Publish(publisher: publisher), staged.folder)
         } catch {
             publisher.discard(staged.folder)
@@ -147,6 +153,7 @@ public struct Build: Sendable {
         }
         let keptPrevious = setAside.map(publisher.keepForNextBuild) ?? false
         published.recordPublished(rendered.site, staged: staged, input: input, keptPrevious: keptPrevious, logger: logger)
+        await webSub?.published(changedFeeds)
         return BuildReport(sources: sources, output: config.output, filesWritten: staged.summary.written,
                            filesUnchanged: staged.summary.unchanged, filesCarried: staged.carried, timings: clock.timings,
                            checkingSeconds: rendered.checkSeconds)

@@ -32,6 +32,12 @@ extension Build {
         let storyPages = options.offline || !config.sources.contains(where: { $0.fullText == .extract }) ? nil : StoryPageFetcher()
         // Images under "images": "local": a client of their own, with the image byte cap.
         let imageHTTP = options.offline || config.images != .local ? nil : HTTPFetcher(maximumBytes: LocalImages.maximumBytes)
+        // The WebSub hubs' pings: recorded offline, sent otherwise (when site.json's websub pings after a build).
+        let hubHTTP = options.offline || config.websub == nil ? nil : HTTPFetcher()
+        let webSub = config.websub.map { settings in
+            WebSubPings(settings: settings, baseURL: config.baseURL, cache: config.cache, http: hubHTTP,
+                        timeout: .seconds(config.timeoutSeconds), logger: logger)
+        }
         let build = Build(
             config: config,
             options: options,
@@ -44,6 +50,7 @@ extension Build {
             store: store,
             storyPages: storyPages,
             imageHTTP: imageHTTP,
+            webSub: webSub,
             manifest: Manifest.location(cache: config.cache),
             logger: logger
         )
@@ -53,7 +60,7 @@ extension Build {
         } catch {
             result = .failure(error)
         }
-        for fetcher in [http, keyHTTP, storyPages?.http, imageHTTP].compactMap({ $0 }) {
+        for fetcher in [http, keyHTTP, storyPages?.http, imageHTTP, hubHTTP].compactMap({ $0 }) {
             do {
                 try await fetcher.shutdown()
             } catch {

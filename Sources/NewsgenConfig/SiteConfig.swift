@@ -35,6 +35,8 @@ public struct SiteConfig: Sendable {
     public var staticFolder: URL? = nil
     /// Where the images pages show come from.
     public var images: ImageMode = .local
+    /// The WebSub hubs the feeds name and are pinged at; `nil` when site.json names none.
+    public var websub: WebSubSettings? = nil
 
     /// Where the images pages show come from.
     public enum ImageMode: String, Sendable, Hashable, CaseIterable {
@@ -53,7 +55,7 @@ public struct SiteConfig: Sendable {
     static let keys = [
         "title", "description", "baseURL", "language", "output", "templates", "cache", "saved",
         "articlesPerSource", "maxCacheAgeDays", "keepDays", "refreshMinutes", "timeoutSeconds", "fetchBudgetSeconds",
-        "newsapi", "sources", "static", "images",
+        "newsapi", "sources", "static", "images", "websub",
     ]
 
     public static let defaultTimeoutSeconds: Double = 30
@@ -71,6 +73,27 @@ public struct SiteConfig: Sendable {
     public func timeoutSeconds(for source: SourceConfig) -> Double {
         source.timeoutSeconds ?? timeoutSeconds
     }
+}
+
+/// The `websub` settings of site.json: the hubs every feed names (`rel="hub"`), and who pings them when feeds change.
+public struct WebSubSettings: Sendable, Hashable {
+    /// Absolute http(s) URLs, in site.json's order, each once.
+    public var hubs: [URL]
+    public var ping: PingMode
+
+    public enum PingMode: String, Sendable, Hashable, CaseIterable {
+        /// The build pings after it publishes: the output folder is what the web server serves.
+        case build
+        /// `newsgen ping` does, run after the site is uploaded (a hub fetches the feed as soon as it is pinged).
+        case manual
+    }
+
+    public init(hubs: [URL], ping: PingMode = .build) {
+        self.hubs = hubs
+        self.ping = ping
+    }
+
+    static let keys = ["hubs", "ping"]
 }
 
 /// The `newsapi` settings of site.json.
@@ -206,6 +229,7 @@ extension SiteConfig {
             sources: sources,
             staticFolder: try root.nonEmptyString("static").map { resolve($0, against: folder) },
             images: try imageMode(root),
+            websub: try decodeWebSub(root),
             keyPositions: root.keyPositions
         )
         try config.checkOutputOverlaps()
@@ -218,6 +242,32 @@ extension SiteConfig {
             throw root.error("images", "expected \"local\" (fetched and served from the site), \"remote\" (linked from the outlets) or \"none\"")
         }
         return mode
+    }
+
+    private static func decodeWebSub(_ root: ConfigReader) throws(ConfigError) -> WebSubSettings? {
+        guard let value = root.value("websub") else { return nil }
+        let reader = try ConfigReader(value, document: root.document, path: "websub", allowedKeys: WebSubSettings.keys)
+        guard let list = reader.value("hubs") else {
+            throw reader.error("hubs", "is required: the hubs' URLs, such as [\"https://pubsubhubbub.appspot.com/\"]")
+        }
+        guard let values = list.array, !values.isEmpty else {
+            throw reader.error("hubs", "expected a non-empty array of hub URLs, found \(list.array == nil ? list.kindName : "an empty array")")
+        }
+        var hubs: [URL] = []
+        for (index, value) in values.enumerated() {
+            guard let raw = value.string, let url = httpURL(raw, directory: false) else {
+                throw reader.error("hubs[\(index)]", at: value, "expected an absolute http(s) URL such as https://pubsubhubbub.appspot.com/")
+            }
+            if !hubs.contains(url) { hubs.append(url) }
+        }
+        var settings = WebSubSettings(hubs: hubs)
+        if let raw = try reader.string("ping") {
+            guard let mode = WebSubSettings.PingMode(rawValue: raw) else {
+                throw reader.error("ping", "expected \"build\" (the build pings after publishing) or \"manual\" (`newsgen ping` does, after an upload)")
+            }
+            settings.ping = mode
+        }
+        return settings
     }
 
     private static func decodeNewsAPI(_ root: ConfigReader) throws(ConfigError) -> NewsAPISettings {

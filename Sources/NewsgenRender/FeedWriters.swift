@@ -24,6 +24,8 @@ struct FeedContext: Sendable {
     var baseURL: URL
     var language: String
     var siteTitle: String
+    /// The WebSub hubs every feed names (`rel="hub"`), in site.json's order.
+    var hubs: [String] = []
 
     func absolute(_ path: String) -> String {
         baseURL.absoluteString + path
@@ -36,7 +38,7 @@ struct FeedContext: Sendable {
     }
 }
 
-/// RSS 2.0 with atom:link rel=self, Dublin Core authors and Media RSS thumbnails.
+/// RSS 2.0 with atom:link rel=self (and rel=hub for each WebSub hub), Dublin Core authors and Media RSS thumbnails.
 enum RSSWriter {
     static func write(_ list: FeedList, context: FeedContext) -> String {
         var xml = XMLWriter()
@@ -59,6 +61,7 @@ enum RSSWriter {
         xml.empty("atom:link", [
             "href": context.absolute(list.feedPath + ".rss"), "rel": "self", "type": FeedKind.rss.mediaType,
         ])
+        for hub in context.hubs { xml.empty("atom:link", ["href": hub, "rel": "hub"]) }
         for entry in list.entries {
             let article = entry.article
             xml.open("item")
@@ -95,6 +98,7 @@ enum AtomWriter {
         let newest = list.updated ?? Date(timeIntervalSince1970: 0)
         xml.element("updated", Dates.rfc3339(newest))
         xml.empty("link", ["rel": "self", "type": FeedKind.atom.mediaType, "href": selfURL])
+        for hub in context.hubs { xml.empty("link", ["rel": "hub", "href": hub]) }
         xml.empty("link", ["rel": "alternate", "type": "text/html", "href": context.absolute(list.pagePath)])
         xml.element("generator", "newsgen", ["version": NewsgenVersion.string])
         // A feed-level author covers entries that have none (RFC 4287 §4.1.1).
@@ -148,6 +152,18 @@ enum JSONFeedWriter {
         if !list.description.isEmpty { json.member("description", list.description) }
         json.member("feed_url", context.absolute(list.feedPath + ".json"))
         json.member("home_page_url", context.absolute(list.pagePath))
+        if !context.hubs.isEmpty {
+            json.key("hubs")
+            json.openArray()
+            for hub in context.hubs {
+                json.nextElement()
+                json.openObject()
+                json.member("type", "WebSub")
+                json.member("url", hub)
+                json.closeObject()
+            }
+            json.closeArray()
+        }
         json.key("items")
         json.openArray()
         for entry in list.entries {

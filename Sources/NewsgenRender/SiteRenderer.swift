@@ -150,7 +150,8 @@ package struct SiteRenderer {
 
     private var config: SiteConfig { content.config }
     private var feedContext: FeedContext {
-        FeedContext(baseURL: config.baseURL, language: config.language, siteTitle: config.title)
+        FeedContext(baseURL: config.baseURL, language: config.language, siteTitle: config.title,
+                    hubs: config.websub?.hubs.map(\.absoluteString) ?? [])
     }
 
     /// One file to produce; jobs run in parallel across cores.
@@ -331,6 +332,7 @@ package struct SiteRenderer {
         feedBase.add(context.baseURL.absoluteString)
         feedBase.add(context.language)
         feedBase.add(context.siteTitle)
+        feedBase.add(context.hubs)
         // Every list's RSS, then every Atom, then every JSON Feed: cores make different lists' digests, not wait on one.
         let digests = feedLists.map { ListDigest($0, base: feedBase) }
         let writers: [(String, @Sendable (FeedList, FeedContext) -> String)] = [

@@ -19,7 +19,7 @@ struct Newsgen: AsyncParsableCommand {
             failed and was served from the cache or shown as unavailable; 1 nothing published; 2 usage error.
             """,
         version: NewsgenVersion.string,
-        subcommands: [BuildCommand.self, ValidateCommand.self, ServeCommand.self, SavedCommand.self, SourcesCommand.self, AddCommand.self, ExtractCommand.self],
+        subcommands: [BuildCommand.self, ValidateCommand.self, ServeCommand.self, SavedCommand.self, SourcesCommand.self, AddCommand.self, ExtractCommand.self, PingCommand.self],
         defaultSubcommand: nil
     )
 

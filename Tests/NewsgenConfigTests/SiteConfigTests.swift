@@ -161,6 +161,21 @@ struct SiteConfigTests {
         #expect(error(#"{"sources": [], "saved": ["a.json", 3]}"#) == "site.json:1:37: saved[1]: expected a path, found a number")
     }
 
+    @Test("websub: hubs as absolute http(s) URLs, each once, pinged by the build unless \"ping\": \"manual\"; every mistake named")
+    func websub() throws {
+        #expect(try decode(#"{"sources": []}"#).websub == nil)
+        let settings = try #require(try decode(#"{"sources": [], "websub": {"hubs": ["https://hub.example/", "https://hub.example/", "http://b.example/h"]}}"#).websub)
+        #expect(settings.hubs.map(\.absoluteString) == ["https://hub.example/", "http://b.example/h"])
+        #expect(settings.ping == .build)
+        #expect(try decode(#"{"sources": [], "websub": {"hubs": ["https://h.example/"], "ping": "manual"}}"#).websub?.ping == .manual)
+        #expect(error(#"{"sources": [], "websub": {}}"#).contains("websub.hubs: is required"))
+        #expect(error(#"{"sources": [], "websub": {"hubs": []}}"#).contains("websub.hubs: expected a non-empty array of hub URLs, found an empty array"))
+        #expect(error(#"{"sources": [], "websub": {"hubs": ["https://h.example/", "ftp://x"]}}"#)
+                == "site.json:1:59: websub.hubs[1]: expected an absolute http(s) URL such as https://pubsubhubbub.appspot.com/")
+        #expect(error(#"{"sources": [], "websub": {"hubs": ["https://h.example/"], "ping": "cron"}}"#).contains("websub.ping: expected \"build\""))
+        #expect(error(#"{"sources": [], "websub": {"hub": ["https://h.example/"]}}"#).contains("websub.hub: unknown key; did you mean hubs?"))
+    }
+
     @Test("errors name the file by the path given, else by its absolute path; never by its name alone")
     func filePath() {
         let file = URL(fileURLWithPath: "/srv/a/site.json")

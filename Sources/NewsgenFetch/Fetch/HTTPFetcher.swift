@@ -129,6 +129,45 @@ public struct HTTPFetcher: Sendable {
         for (name, value) in extra {
             request.headers.replaceOrAdd(name: name, value: value)
         }
+        return try await execute(request, timeout: timeout, readingBody: readingBody)
+    }
+
+    /// Sends a POST of `form` as `application/x-www-form-urlencoded` (a name may repeat), with `get`'s deadline and
+    /// limits; any status is a response, only transport problems throw.
+    public func post(_ url: URL, form: [(name: String, value: String)], timeout: Duration? = nil) async throws(HTTPFetchError) -> HTTPResponse {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "User-Agent", value: NewsgenVersion.userAgent)
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(ByteBuffer(string: Self.formEncoded(form)))
+        return try await execute(request, timeout: timeout) { _, _ in true }
+    }
+
+    /// `name=value&…`, each escaped as HTML forms do (space as `+`; letters, digits and `*-._` as they are).
+    static func formEncoded(_ form: [(name: String, value: String)]) -> String {
+        func escaped(_ text: String) -> String {
+            var out = ""
+            for byte in text.utf8 {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                     UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
+                    out.unicodeScalars.append(Unicode.Scalar(byte))
+                case UInt8(ascii: " "):
+                    out += "+"
+                default:
+                    out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+                }
+            }
+            return out
+        }
+        return form.map { escaped($0.name) + "=" + escaped($0.value) }.joined(separator: "&")
+    }
+
+    /// Executes `request` and reads its body when `readingBody` accepts the status and headers, all within `timeout`.
+    private func execute(
+        _ request: HTTPClientRequest, timeout: Duration?,
+        readingBody: @escaping @Sendable (_ status: Int, _ headers: [(name: String, value: String)]) -> Bool
+    ) async throws(HTTPFetchError) -> HTTPResponse {
         let limit = timeout ?? self.timeout
         let seconds = limit.seconds
         let (client, maximumBytes, prepared) = (self.client.client, maximumBytes, request)
@@ -181,6 +220,12 @@ public struct HTTPFetcher: Sendable {
         default:
             .connection(String(describing: error))
         }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }
 
