@@ -495,12 +495,14 @@ final class SiteModelBuilder: Sendable {
                 var filters: [String] = []
                 if source != nil { filters.append("~s:" + article.sourceID) }
                 if let slug = section.flatMap({ categorySlugs[$0] }) { filters.append("~c:" + slug) }
-                return SearchStory(
+                let record = SearchRecord(
                     title: article.title,
                     link: slug(of: article, likelyAt: place) ?? article.url ?? "",
                     source: source ?? -1,
                     day: article.published.map(Dates.rfc3339Day) ?? "",
-                    snippet: Self.shortened(summary.isEmpty ? text : summary, to: SiteRenderer.searchSnippetLimit),
+                    snippet: Self.shortened(summary.isEmpty ? text : summary, to: SiteRenderer.searchSnippetLimit))
+                return SearchStory(
+                    record: record,
                     tags: Self.tagNames(of: article) + (section.map { [$0] } ?? []),
                     sourceName: source.map { sourceTable[$0].name } ?? "",
                     summary: summary, text: text, filters: filters)

@@ -96,13 +96,13 @@ struct SearchIndexTests {
             }
             stories[0].number = origin
             var bytes: [UInt8] = []
-            SearchPostings.encode(stories, origin: origin, into: &bytes)
+            SearchPostings.encode(stories.map { SearchPostings.packed($0.number, $0.weight) }, origin: origin, into: &bytes)
             let decoded = SearchPostings.decode(String(decoding: bytes, as: UTF8.self), origin: origin)
             #expect(decoded.map(\.number) == stories.map(\.number))
             #expect(decoded.map(\.weight) == stories.map(\.weight))
         }
         var bytes: [UInt8] = []
-        SearchPostings.encode([(0, 0), (1, 200)], origin: 0, into: &bytes)
+        SearchPostings.encode([SearchPostings.packed(0, 0), SearchPostings.packed(1, 200)], origin: 0, into: &bytes)
         #expect(SearchPostings.decode(String(decoding: bytes, as: UTF8.self), origin: 0).map(\.weight) == [1, 63])
     }
 

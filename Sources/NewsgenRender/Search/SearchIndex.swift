@@ -39,6 +39,13 @@ struct SearchIndex: Sendable {
     static func chunkPath(_ chunk: Int) -> String { "search/terms/\(chunk).json" }
     static func shardPath(_ shard: Int) -> String { "search/records/\(shard).json" }
 
+    /// The shard number of a `shardPath`, or `nil` for another path.
+    static func shard(ofPath path: String) -> Int? {
+        let prefix = "search/records/", suffix = ".json"
+        guard path.hasPrefix(prefix), path.hasSuffix(suffix) else { return nil }
+        return Int(path.dropFirst(prefix.count).dropLast(suffix.count))
+    }
+
     /// The stories that go into the chunks, of `count`: the largest multiple of `deltaBound` not above it.
     static func baseCount(of count: Int) -> Int { count / deltaBound * deltaBound }
 

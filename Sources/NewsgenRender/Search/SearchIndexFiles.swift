@@ -1,12 +1,12 @@
 import Foundation
 import Synchronization
 
-/// The search index's files for one render: made all at once by the first job that asks for one (the chunks need
-/// every story), then handed out one per job, each let go of once taken.
+/// The search index's files for one render: made at once by the first job that asks for one (the chunks need every
+/// story), then handed out one per job, each let go of once taken; a record shard is made when its job asks.
 final class SearchIndexFiles: Sendable {
     private enum State {
         case waiting(SiteModelBuilder)
-        case made([String: Data], seconds: Double)
+        case made(SearchIndexWriter.Made, seconds: Double)
     }
 
     private let state: Mutex<State>
@@ -25,23 +25,25 @@ final class SearchIndexFiles: Sendable {
 
     /// The bytes of the index file at `path` (one of `SearchIndex.paths`); each path is asked for once.
     func data(_ path: String) -> Data {
-        state.withLock { state in
-            var files: [String: Data]
+        let (file, records) = state.withLock { state -> (Data?, [SearchRecord]) in
+            var made: SearchIndexWriter.Made
             let seconds: Double
             switch state {
             case .waiting(let model):
                 let start = ContinuousClock.now
-                files = model.searchIndexWriter().files()
+                made = model.searchIndexWriter().make()
                 let time = ContinuousClock.now - start
                 seconds = Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18
-            case .made(let made, let taken):
-                files = made
-                seconds = taken
+            case .made(let taken, let took):
+                made = taken
+                seconds = took
             }
-            state = .made([:], seconds: seconds)
-            let data = files.removeValue(forKey: path) ?? Data()
-            state = .made(files, seconds: seconds)
-            return data
+            state = .made(SearchIndexWriter.Made(files: [:], records: []), seconds: seconds)
+            let file = made.files.removeValue(forKey: path)
+            state = .made(made, seconds: seconds)
+            return (file, made.records)
         }
+        // A record shard is made outside the lock, beside the other jobs.
+        return file ?? SearchIndexWriter.Made(files: [:], records: records).data(path) ?? Data()
     }
 }

@@ -4,28 +4,60 @@ import NewsgenModel
 /// Writes the files of the search index (`SearchIndex`) for stories numbered oldest first.
 struct SearchIndexWriter: Sendable {
     var stories: [SearchStory]
-    /// Every source's id and name, in site.json's order: `SearchStory.source` counts in it.
+    /// Every source's id and name, in site.json's order: `SearchRecord.source` counts in it.
     var sources: [(id: String, name: String)]
     /// Every category's slug and name, in site.json's order.
     var categories: [(slug: String, name: String)]
 
+    /// The index as made: the manifest, the delta and the chunks by path, and the records the shards are made of,
+    /// one shard at a time as it is asked for (together the shards are the largest part of the index).
+    struct Made: Sendable {
+        var files: [String: Data]
+        var records: [SearchRecord]
+
+        /// The bytes of `path`, one of `SearchIndex.paths`; `nil` for another path.
+        func data(_ path: String) -> Data? {
+            if let data = files[path] { return data }
+            guard let shard = SearchIndex.shard(ofPath: path) else { return nil }
+            let start = shard * SearchIndex.recordsPerShard
+            guard start < records.count else { return nil }
+            return SearchIndexWriter.shard(records[start..<min(records.count, start + SearchIndex.recordsPerShard)])
+        }
+    }
+
+    /// Stories whose weights are worked out at once: a build holds the weights of these, not of the whole archive.
+    static let storiesAtOnce = 4_096
+
     /// Every file of the index by path: exactly `SearchIndex.paths(storyCount: stories.count)`.
     func files() -> [String: Data] {
+        let made = make()
+        return Dictionary(uniqueKeysWithValues: SearchIndex.paths(storyCount: stories.count).compactMap { path in
+            made.data(path).map { (path, $0) }
+        })
+    }
+
+    /// The index, its record shards left to be made as asked.
+    func make() -> Made {
         let count = stories.count
         let base = SearchIndex.baseCount(of: count)
         let chunkCount = SearchIndex.chunkCount(base: base)
         let stories = self.stories
-        let weights = Parallel.inParts(Array(stories.indices)) { part in part.map { SearchWeights.weights(of: stories[$0]) } }
 
-        // Postings per term, in rising story order: the chunks' for stories 0..<base, the delta's for the rest.
-        var chunked: [String: [(number: Int, weight: Int)]] = [:]
-        var delta: [String: [(number: Int, weight: Int)]] = [:]
-        for (number, terms) in weights.enumerated() {
-            for (term, weight) in terms {
-                if number < base {
-                    chunked[term, default: []].append((number, weight))
-                } else {
-                    delta[term, default: []].append((number, weight))
+        // Postings per term (`SearchPostings.packed`), in rising story order: the chunks' for stories 0..<base, the
+        // delta's for the rest.
+        var chunked: [String: [UInt32]] = [:]
+        var delta: [String: [UInt32]] = [:]
+        for first in stride(from: 0, to: count, by: Self.storiesAtOnce) {
+            let numbers = Array(first..<min(count, first + Self.storiesAtOnce))
+            let weights = Parallel.inParts(numbers) { part in part.map { SearchWeights.weights(of: stories[$0]) } }
+            for (number, terms) in zip(numbers, weights) {
+                for (term, weight) in terms {
+                    let posting = SearchPostings.packed(number, weight)
+                    if number < base {
+                        chunked[term, default: []].append(posting)
+                    } else {
+                        delta[term, default: []].append(posting)
+                    }
                 }
             }
         }
@@ -49,11 +81,7 @@ struct SearchIndexWriter: Sendable {
             json.append("\n")
             files[SearchIndex.chunkPath(number)] = json.data()
         }
-        for shard in 0..<(count + SearchIndex.recordsPerShard - 1) / SearchIndex.recordsPerShard {
-            let start = shard * SearchIndex.recordsPerShard
-            files[SearchIndex.shardPath(shard)] = records(stories[start..<min(count, start + SearchIndex.recordsPerShard)])
-        }
-        return files
+        return Made(files: files, records: stories.map(\.record))
     }
 
     private func manifest(base: Int, chunks: Int) -> Data {
@@ -70,12 +98,12 @@ struct SearchIndexWriter: Sendable {
         json.append(",\"days\":[")
         var previous: String?
         var first = true
-        for (number, story) in stories.enumerated() where story.day != previous {
-            previous = story.day
+        for (number, story) in stories.enumerated() where story.record.day != previous {
+            previous = story.record.day
             if !first { json.append(",") }
             first = false
             json.append("[")
-            json.string(story.day)
+            json.string(story.record.day)
             json.append(",")
             json.integer(number)
             json.append("]")
@@ -93,10 +121,11 @@ struct SearchIndexWriter: Sendable {
         return json.data()
     }
 
-    private func records(_ stories: ArraySlice<SearchStory>) -> Data {
-        var json = JSONBytes(capacity: stories.count * 320)
+    /// A record shard's bytes.
+    static func shard(_ records: ArraySlice<SearchRecord>) -> Data {
+        var json = JSONBytes(capacity: records.count * 320)
         json.append("[")
-        for (position, story) in stories.enumerated() {
+        for (position, story) in records.enumerated() {
             json.append(position > 0 ? ",\n[" : "[")
             json.string(story.title)
             json.append(",")
@@ -114,7 +143,7 @@ struct SearchIndexWriter: Sendable {
     }
 
     /// `{term: postings, …}` for `only` (default every term), in code-point order.
-    private static func terms(_ postings: [String: [(number: Int, weight: Int)]], only: [String]? = nil, origin: Int,
+    private static func terms(_ postings: [String: [UInt32]], only: [String]? = nil, origin: Int,
                               into json: inout JSONBytes) {
         let terms = (only ?? Array(postings.keys)).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         json.append("{")

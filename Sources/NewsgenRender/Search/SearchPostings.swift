@@ -5,13 +5,20 @@
 enum SearchPostings {
     static let digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_".utf8)
 
-    /// Appends the postings of `stories` (rising story numbers, each with its weight) counted from `origin`.
-    static func encode(_ stories: [(number: Int, weight: Int)], origin: Int, into bytes: inout [UInt8]) {
+    /// A story's number and its weight (clamped to 1–63) in one word, `number << 6 | weight`, as the writer collects
+    /// postings: a quarter of the memory of the pair.
+    static func packed(_ number: Int, _ weight: Int) -> UInt32 {
+        UInt32(number) << 6 | UInt32(min(63, max(1, weight)))
+    }
+
+    /// Appends `postings` (`packed`, in rising story order) counted from `origin`.
+    static func encode(_ postings: [UInt32], origin: Int, into bytes: inout [UInt8]) {
         var previous = origin - 1
         var groups: [UInt8] = []
-        for story in stories {
-            var gap = story.number - previous
-            previous = story.number
+        for posting in postings {
+            let number = Int(posting >> 6)
+            var gap = number - previous
+            previous = number
             groups.removeAll(keepingCapacity: true)
             repeat {
                 groups.append(UInt8(gap & 31))
@@ -20,7 +27,7 @@ enum SearchPostings {
             for (position, group) in groups.reversed().enumerated() {
                 bytes.append(digits[Int(group) + (position < groups.count - 1 ? 32 : 0)])
             }
-            bytes.append(digits[min(63, max(1, story.weight))])
+            bytes.append(digits[Int(posting & 63)])
         }
     }
 

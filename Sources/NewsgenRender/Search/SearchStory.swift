@@ -1,5 +1,20 @@
 /// One story as the search index holds it: the record the results show, and the text of each field it is found by.
 struct SearchStory: Sendable {
+    var record: SearchRecord
+    /// The story's own tags and categories, and its section's name.
+    var tags: [String]
+    var sourceName: String
+    var summary: String
+    /// The full text (`Article.content`) as plain text, or "".
+    var text: String
+    /// The filter terms that list it: `~s:<source id>`, `~c:<category slug>`.
+    var filters: [String]
+
+    var title: String { record.title }
+}
+
+/// What a result shows of a story: one entry of a record shard (`records/<s>.json`).
+struct SearchRecord: Sendable {
     var title: String
     /// The page's slug (`articles/<link>/`), or the story's URL when it has no page, or "".
     var link: String
@@ -9,14 +24,6 @@ struct SearchStory: Sendable {
     var day: String
     /// Plain text shown under the title: the summary, or the full text's start.
     var snippet: String
-    /// The story's own tags and categories, and its section's name.
-    var tags: [String]
-    var sourceName: String
-    var summary: String
-    /// The full text (`Article.content`) as plain text, or "".
-    var text: String
-    /// The filter terms that list it: `~s:<source id>`, `~c:<category slug>`.
-    var filters: [String]
 }
 
 /// A term's weight in one story: BM25's term frequency part, summed over the story's fields with a boost each, and
