@@ -34,21 +34,33 @@ static inline int newsgen_vips_header(const void *bytes, size_t length, int *wid
     return 0;
 }
 
-/* The first frame shrunk to at most `width` pixels wide (never enlarged), turned upright by its EXIF
- * orientation, in sRGB, as WebP without metadata. `*output` is freed with g_free. A truncated or
- * damaged image fails. */
-static inline int newsgen_vips_thumbnail_webp(const void *bytes, size_t length, int width, int quality,
-                                              void **output, size_t *output_length, int *out_width, int *out_height) {
+/* The first frame decoded once, shrunk to at most `width` pixels wide (never enlarged), turned upright by its EXIF
+ * orientation, in sRGB, held in memory for the variants made from it; NULL when the image is truncated or damaged.
+ * Release it with g_object_unref. */
+static inline VipsImage *newsgen_vips_decode(const void *bytes, size_t length, int width) {
     VipsImage *thumbnail = NULL;
     if (vips_thumbnail_buffer((void *)bytes, length, &thumbnail, width,
                               "height", 100000, "size", VIPS_SIZE_DOWN,
                               "option_string", "fail_on=truncated", NULL) != 0) {
+        return NULL;
+    }
+    VipsImage *memory = vips_image_copy_memory(thumbnail);
+    g_object_unref(thumbnail);
+    return memory;
+}
+
+/* `image` (from newsgen_vips_decode) shrunk to at most `width` pixels wide (never enlarged), as WebP without metadata,
+ * encoded at libvips' fastest effort. `*output` is freed with g_free. */
+static inline int newsgen_vips_webp(VipsImage *image, int width, int quality,
+                                    void **output, size_t *output_length, int *out_width, int *out_height) {
+    VipsImage *variant = NULL;
+    if (vips_thumbnail_image(image, &variant, width, "height", 100000, "size", VIPS_SIZE_DOWN, NULL) != 0) {
         return -1;
     }
-    *out_width = vips_image_get_width(thumbnail);
-    *out_height = vips_image_get_height(thumbnail);
-    int status = vips_webpsave_buffer(thumbnail, output, output_length, "Q", quality, "strip", TRUE, NULL);
-    g_object_unref(thumbnail);
+    *out_width = vips_image_get_width(variant);
+    *out_height = vips_image_get_height(variant);
+    int status = vips_webpsave_buffer(variant, output, output_length, "Q", quality, "strip", TRUE, "effort", 0, NULL);
+    g_object_unref(variant);
     return status;
 }
 

@@ -67,12 +67,17 @@ public enum ImageProcessor {
             guard Int(width) * Int(height) <= maximumPixels, width > 0, height > 0 else {
                 return .failure(.tooManyPixels(width: Int(width), height: Int(height)))
             }
+            // Decoded once at the widest width, each variant shrunk from that.
+            guard let decoded = newsgen_vips_decode(base, buffer.count, Int32(widths.max() ?? 1280)) else {
+                return .failure(.damaged(lastError()))
+            }
+            defer { g_object_unref(decoded) }
             var variants: [ProcessedImage.Variant] = []
             for target in widths {
                 var output: UnsafeMutableRawPointer?
                 var length = 0
                 var (outWidth, outHeight): (Int32, Int32) = (0, 0)
-                guard newsgen_vips_thumbnail_webp(base, buffer.count, Int32(target), quality, &output, &length, &outWidth, &outHeight) == 0,
+                guard newsgen_vips_webp(decoded, Int32(target), quality, &output, &length, &outWidth, &outHeight) == 0,
                       let output else {
                     return .failure(.damaged(lastError()))
                 }
