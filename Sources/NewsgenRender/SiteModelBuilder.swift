@@ -484,31 +484,29 @@ final class SiteModelBuilder: Sendable {
         let categorySlugs = Dictionary(categoryTable.map { ($0.name, $0.slug) }, uniquingKeysWith: { first, _ in first })
         let archive = self.archive
         let count = archive.count
-        let stories = Parallel.inParts(Array(0..<count)) { part in
-            part.map { number -> SearchStory in
-                let place = count - 1 - number
-                let article = archive[place]
-                let source = sourcePlaces[article.sourceID]
-                let section = sections[article.sourceID]
-                let text = article.content.map(HTMLText.plainText(fromHTML:)) ?? ""
-                let summary = Text.collapsingWhitespace(article.summary)
-                var filters: [String] = []
-                if source != nil { filters.append("~s:" + article.sourceID) }
-                if let slug = section.flatMap({ categorySlugs[$0] }) { filters.append("~c:" + slug) }
-                let record = SearchRecord(
-                    title: article.title,
-                    link: slug(of: article, likelyAt: place) ?? article.url ?? "",
-                    source: source ?? -1,
-                    day: article.published.map(Dates.rfc3339Day) ?? "",
-                    snippet: Self.shortened(summary.isEmpty ? text : summary, to: SiteRenderer.searchSnippetLimit))
-                return SearchStory(
-                    record: record,
-                    tags: Self.tagNames(of: article) + (section.map { [$0] } ?? []),
-                    sourceName: source.map { sourceTable[$0].name } ?? "",
-                    summary: summary, text: text, filters: filters)
-            }
+        let story: @Sendable (Int) -> SearchStory = { number in
+            let place = count - 1 - number
+            let article = archive[place]
+            let source = sourcePlaces[article.sourceID]
+            let section = sections[article.sourceID]
+            let text = article.content.map(HTMLText.plainText(fromHTML:)) ?? ""
+            let summary = Text.collapsingWhitespace(article.summary)
+            var filters: [String] = []
+            if source != nil { filters.append("~s:" + article.sourceID) }
+            if let slug = section.flatMap({ categorySlugs[$0] }) { filters.append("~c:" + slug) }
+            let record = SearchRecord(
+                title: article.title,
+                link: self.slug(of: article, likelyAt: place) ?? article.url ?? "",
+                source: source ?? -1,
+                day: article.published.map(Dates.rfc3339Day) ?? "",
+                snippet: Self.shortened(summary.isEmpty ? text : summary, to: SiteRenderer.searchSnippetLimit))
+            return SearchStory(
+                record: record,
+                tags: Self.tagNames(of: article) + (section.map { [$0] } ?? []),
+                sourceName: source.map { sourceTable[$0].name } ?? "",
+                summary: summary, text: text, filters: filters)
         }
-        return SearchIndexWriter(stories: stories, sources: sourceTable, categories: categoryTable)
+        return SearchIndexWriter(count: count, story: story, sources: sourceTable, categories: categoryTable)
     }
 
     /// The sources search can filter by, each once, in site.json's order.

@@ -3,7 +3,11 @@ import NewsgenModel
 
 /// Writes the files of the search index (`SearchIndex`) for stories numbered oldest first.
 struct SearchIndexWriter: Sendable {
-    var stories: [SearchStory]
+    /// How many stories the index holds.
+    var count: Int
+    /// Story `number` with the text it is found by, made when its turn comes: the texts of a few thousand stories are
+    /// held at once, never the archive's.
+    var story: @Sendable (_ number: Int) -> SearchStory
     /// Every source's id and name, in site.json's order: `SearchRecord.source` counts in it.
     var sources: [(id: String, name: String)]
     /// Every category's slug and name, in site.json's order.
@@ -28,29 +32,36 @@ struct SearchIndexWriter: Sendable {
     /// Stories whose weights are worked out at once: a build holds the weights of these, not of the whole archive.
     static let storiesAtOnce = 4_096
 
-    /// Every file of the index by path: exactly `SearchIndex.paths(storyCount: stories.count)`.
+    /// Every file of the index by path: exactly `SearchIndex.paths(storyCount: count)`.
     func files() -> [String: Data] {
         let made = make()
-        return Dictionary(uniqueKeysWithValues: SearchIndex.paths(storyCount: stories.count).compactMap { path in
+        return Dictionary(uniqueKeysWithValues: SearchIndex.paths(storyCount: count).compactMap { path in
             made.data(path).map { (path, $0) }
         })
     }
 
     /// The index, its record shards left to be made as asked.
     func make() -> Made {
-        let count = stories.count
         let base = SearchIndex.baseCount(of: count)
         let chunkCount = SearchIndex.chunkCount(base: base)
-        let stories = self.stories
+        let story = self.story
 
         // Postings per term (`SearchPostings.packed`), in rising story order: the chunks' for stories 0..<base, the
         // delta's for the rest.
         var chunked: [String: [UInt32]] = [:]
         var delta: [String: [UInt32]] = [:]
+        var records: [SearchRecord] = []
+        records.reserveCapacity(count)
         for first in stride(from: 0, to: count, by: Self.storiesAtOnce) {
             let numbers = Array(first..<min(count, first + Self.storiesAtOnce))
-            let weights = Parallel.inParts(numbers) { part in part.map { SearchWeights.weights(of: stories[$0]) } }
-            for (number, terms) in zip(numbers, weights) {
+            let made = Parallel.inParts(numbers) { part in
+                part.map { number in
+                    let found = story(number)
+                    return (found.record, SearchWeights.weights(of: found))
+                }
+            }
+            for (number, (record, terms)) in zip(numbers, made) {
+                records.append(record)
                 for (term, weight) in terms {
                     let posting = SearchPostings.packed(number, weight)
                     if number < base {
@@ -65,7 +76,7 @@ struct SearchIndexWriter: Sendable {
         for term in chunked.keys { chunks[SearchIndex.chunk(of: term, count: chunkCount)].append(term) }
 
         var files: [String: Data] = [:]
-        files[SearchIndex.manifestPath] = manifest(base: base, chunks: chunkCount)
+        files[SearchIndex.manifestPath] = manifest(base: base, chunks: chunkCount, records: records)
         var deltaJSON = JSONBytes(capacity: 1 << 12)
         deltaJSON.append("{\"count\":")
         deltaJSON.integer(count - base)
@@ -81,10 +92,10 @@ struct SearchIndexWriter: Sendable {
             json.append("\n")
             files[SearchIndex.chunkPath(number)] = json.data()
         }
-        return Made(files: files, records: stories.map(\.record))
+        return Made(files: files, records: records)
     }
 
-    private func manifest(base: Int, chunks: Int) -> Data {
+    private func manifest(base: Int, chunks: Int, records: [SearchRecord]) -> Data {
         var json = JSONBytes(capacity: 1 << 12)
         json.append("{\"base\":")
         json.integer(base)
@@ -98,12 +109,12 @@ struct SearchIndexWriter: Sendable {
         json.append(",\"days\":[")
         var previous: String?
         var first = true
-        for (number, story) in stories.enumerated() where story.record.day != previous {
-            previous = story.record.day
+        for (number, record) in records.enumerated() where record.day != previous {
+            previous = record.day
             if !first { json.append(",") }
             first = false
             json.append("[")
-            json.string(story.record.day)
+            json.string(record.day)
             json.append(",")
             json.integer(number)
             json.append("]")
