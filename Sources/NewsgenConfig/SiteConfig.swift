@@ -35,6 +35,8 @@ public struct SiteConfig: Sendable {
     public var staticFolder: URL? = nil
     /// Where the images pages show come from.
     public var images: ImageMode = .local
+    /// Whether stories about the same event from several sources show once, with the others as "Also covered by".
+    public var groupStories = true
 
     /// Where the images pages show come from.
     public enum ImageMode: String, Sendable, Hashable, CaseIterable {
@@ -54,6 +56,7 @@ public struct SiteConfig: Sendable {
         "title", "description", "baseURL", "language", "output", "templates", "cache", "saved",
         "articlesPerSource", "maxCacheAgeDays", "keepDays", "refreshMinutes", "timeoutSeconds", "fetchBudgetSeconds",
         "newsapi", "sources", "static", "images",
+        "groupStories",
     ]
 
     public static let defaultTimeoutSeconds: Double = 30
@@ -206,6 +209,7 @@ extension SiteConfig {
             sources: sources,
             staticFolder: try root.nonEmptyString("static").map { resolve($0, against: folder) },
             images: try imageMode(root),
+            groupStories: try root.bool("groupStories") ?? true,
             keyPositions: root.keyPositions
         )
         try config.checkOutputOverlaps()
