@@ -91,8 +91,8 @@ struct CLITests {
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("public/index.html").path))
         // --full: with nothing new, a build publishes nothing and has no validate line to show.
         let verbose = try await newsgen(["build", "--verbose", "--full"], in: site)
-        #expect(verbose.stderr.contains("[2/10] fetch 7 sources"), "\(verbose.stderr)")
-        #expect(verbose.stderr.contains("[3/10] store cache "), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("[2/11] fetch 7 sources"), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("[3/11] store cache "), "\(verbose.stderr)")
         #expect(verbose.stderr.contains(/\[\d+\/10\] validate \d+ files, 0 problems [0-9.]+ s/), "\(verbose.stderr)")
         #expect(verbose.stderr.contains(/unchanged, \d+ carried, [0-9.]+ s \(validation [0-9.]+ s of the cores' time\)/), "\(verbose.stderr)")
         // Nothing new since: the build says so, and does not go on to claim it published.
