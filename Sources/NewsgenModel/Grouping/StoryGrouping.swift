@@ -69,15 +69,16 @@ package struct StoryGrouping: Sendable {
         let newcomers = stories.indices.filter { times[$0] != nil && known[stories[$0].id] == nil }.sorted(by: earliestFirst)
         guard let first = newcomers.first.flatMap({ times[$0] }), let last = newcomers.last.flatMap({ times[$0] }) else { return [:] }
 
-        // Every story's group as known, with each group's earliest time and its sources.
-        var groupOf: [Int: String] = [:]
-        var earliest: [String: Double] = [:]
-        var sources: [String: Set<String>] = [:]
+        // The groups known, numbered in order of their keys, each with its earliest time and its sources.
+        var groups = Groups()
+        var knownGroup = Array(repeating: -1, count: stories.count)
+        for key in Set(stories.indices.compactMap { times[$0] != nil ? known[stories[$0].id] : nil }).sorted() {
+            groups.add(key: key)
+        }
         for index in stories.indices {
-            guard let time = times[index], let group = known[stories[index].id] else { continue }
-            groupOf[index] = group
-            earliest[group] = min(earliest[group] ?? time, time)
-            sources[group, default: []].insert(stories[index].sourceID)
+            guard let time = times[index], let key = known[stories[index].id], let group = groups.number[key] else { continue }
+            knownGroup[index] = group
+            groups.note(time: time, source: stories[index].sourceID, in: group)
         }
 
         // The stories a newcomer may be compared with lie within two windows of it: a group spans one window from its
@@ -86,52 +87,93 @@ package struct StoryGrouping: Sendable {
             guard let time = times[index] else { return false }
             return time >= first - 2 * window && time <= last + 2 * window
         }.sorted(by: earliestFirst)
+        let comparedTimes = compared.map { times[$0] ?? 0 }
         let vectors = TermVectors(compared.map { Self.fields(of: stories[$0]) })
         let place = Dictionary(uniqueKeysWithValues: compared.enumerated().map { ($1, $0) })
-        let distinctive = max(20, compared.count / 20)
 
-        var members: [String: [Int]] = [:]
+        // Each distinctive word's stories, in time order (`compared` is): a newcomer reads only those within two windows.
+        let distinctive = max(20, compared.count / 20)
         var postings: [Int32: [Int]] = [:]
-        func indexTerms(of position: Int) {
-            let vector = vectors.vectors[position]
+        for (position, vector) in vectors.vectors.enumerated() {
             for term in vector.terms where vectors.documentFrequency[Int(term)] <= distinctive {
                 postings[term, default: []].append(position)
             }
         }
-        for (position, story) in compared.enumerated() {
-            guard let group = groupOf[story] else { continue }
-            members[group, default: []].append(position)
-            indexTerms(of: position)
-        }
+        var groupAt = compared.map { knownGroup[$0] }
+        var members = Array(repeating: [Int](), count: groups.keys.count)
+        for (position, group) in groupAt.enumerated() where group >= 0 { members[group].append(position) }
 
         var assigned: [String: String] = [:]
         for story in newcomers {
             guard let position = place[story], let time = times[story] else { continue }
             let source = stories[story].sourceID
-            var candidates: [String] = []
+            let from = Self.firstIndex(in: comparedTimes, notBefore: time - 2 * window)
+            let to = Self.firstIndex(in: comparedTimes, notBefore: time + 2 * window + 1)
+            var candidates: [Int] = []
             for term in vectors.vectors[position].terms {
-                for other in postings[term] ?? [] {
-                    if let group = groupOf[compared[other]] { candidates.append(group) }
+                guard let posting = postings[term] else { continue }
+                var index = Self.firstIndex(in: posting, notBefore: from)
+                while index < posting.count, posting[index] < to {
+                    if groupAt[posting[index]] >= 0 { candidates.append(groupAt[posting[index]]) }
+                    index += 1
                 }
             }
-            var best: (score: Float, group: String)?
-            for group in Set(candidates).sorted() {
-                guard let start = earliest[group], abs(time - start) <= window,
-                      sources[group]?.contains(source) != true, let others = members[group], !others.isEmpty
-                else { continue }
+            candidates.sort()
+            var best: (score: Float, group: Int)?
+            var previous = -1
+            for group in candidates where group != previous {
+                previous = group
+                guard abs(time - groups.earliest[group]) <= window, !groups.sources[group].contains(source) else { continue }
                 var sum: Float = 0
-                for other in others { sum += vectors.similarity(position, other) }
-                let score = sum / Float(others.count)
-                if score >= threshold, score > best?.score ?? -1 { best = (score, group) }
+                for other in members[group] { sum += vectors.similarity(position, other) }
+                let score = sum / Float(members[group].count)
+                guard score >= threshold else { continue }
+                if let chosen = best, score < chosen.score || (score == chosen.score && groups.keys[group] > groups.keys[chosen.group]) {
+                    continue
+                }
+                best = (score, group)
             }
-            let group = best?.group ?? stories[story].id
-            assigned[stories[story].id] = group
-            groupOf[story] = group
-            earliest[group] = min(earliest[group] ?? time, time)
-            sources[group, default: []].insert(source)
-            members[group, default: []].append(position)
-            indexTerms(of: position)
+            let group = best?.group ?? groups.add(key: stories[story].id)
+            assigned[stories[story].id] = groups.keys[group]
+            groups.note(time: time, source: source, in: group)
+            groupAt[position] = group
+            if group == members.count { members.append([]) }
+            members[group].append(position)
         }
         return assigned
+    }
+
+    /// The groups seen while assigning, by number: key, earliest time, sources.
+    private struct Groups {
+        var keys: [String] = []
+        var number: [String: Int] = [:]
+        var earliest: [Double] = []
+        var sources: [Set<String>] = []
+
+        /// Numbers a new group; returns its number.
+        @discardableResult
+        mutating func add(key: String) -> Int {
+            if let known = number[key] { return known }
+            keys.append(key)
+            number[key] = keys.count - 1
+            earliest.append(.infinity)
+            sources.append([])
+            return keys.count - 1
+        }
+
+        mutating func note(time: Double, source: String, in group: Int) {
+            earliest[group] = min(earliest[group], time)
+            sources[group].insert(source)
+        }
+    }
+
+    /// The first index of ascending `values` whose value is at least `bound` (`values.count` when none is).
+    private static func firstIndex<Value: Comparable>(in values: [Value], notBefore bound: Value) -> Int {
+        var (low, high) = (0, values.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if values[middle] < bound { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
