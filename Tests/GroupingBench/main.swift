@@ -1,11 +1,11 @@
 // GroupingBench: what `Scripts/bench-grouping` prints about story grouping (docs/grouping.md, BENCHMARKS.md "Grouping").
 //
-//   GroupingBench [--lee DIR] [--stories N]
+//   GroupingBench [--lee DIR] [--stories N] [--sweep]
 //
-// BCubed precision and recall on the labelled stories; with --lee, the Pearson correlation of grouping's similarity with
-// the human ratings of the Lee corpus (DIR holds lee.cor, similarities0-1.txt and lee_background.cor, as gensim's
-// test data ships them); and the time to group N stories (10,000 by default: the labelled set repeated, four days apart),
-// from nothing and then one new story with the others already grouped.
+// BCubed precision and recall on the labelled stories (with --sweep, also at thresholds from 0.20 to 0.50); with --lee,
+// the Pearson correlation of grouping's similarity with the human ratings of the Lee corpus (DIR holds lee.cor,
+// similarities0-1.txt and lee_background.cor, as gensim's test data ships them); and the time to group N stories (10,000
+// by default: the labelled set repeated, four days apart), from nothing and then one new story with the others grouped.
 import Foundation
 import NewsgenModel
 import NewsgenTestSupport
@@ -29,6 +29,12 @@ let sources = Set(labelled.stories.map(\.source)).count
 print(String(format: "labelled set: %d stories, %d events, %d outlets; threshold %.2f, window %.0f h",
              labelled.stories.count, events, sources, grouping.threshold, grouping.window / 3600))
 print(String(format: "BCubed precision %.3f, recall %.3f", precision, recall))
+if CommandLine.arguments.contains("--sweep") {
+    for threshold in stride(from: Float(0.20), through: 0.501, by: 0.05) {
+        let (p, r) = labelled.bcubed(StoryGrouping(threshold: threshold).assign(labelled.groupable, known: [:]))
+        print(String(format: "  threshold %.2f: precision %.3f, recall %.3f", threshold, p, r))
+    }
+}
 
 if let folder = option("--lee") {
     let directory = URL(fileURLWithPath: folder)
