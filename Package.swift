@@ -150,6 +150,12 @@ let package = Package(
             path: "Tests/NewsgenTestSupport",
             exclude: ["Fixtures"]
         ),
+        // Scripts/bench-grouping: grouping's quality on the labelled stories and the Lee corpus, and its time.
+        .executableTarget(
+            name: "GroupingBench",
+            dependencies: ["NewsgenModel", "NewsgenTestSupport"],
+            path: "Tests/GroupingBench"
+        ),
         .testTarget(
             name: "NewsgenModelTests",
             dependencies: [

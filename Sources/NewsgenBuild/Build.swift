@@ -33,8 +33,9 @@ public struct BuildReport: Sendable {
     public var exitStatus: Int32 { sources.allSatisfy(\.isFresh) ? 0 : 3 }
 }
 
-/// The pipeline of DESIGN.md: load templates, fetch, store, extract full text, fetch images, merge saved lists, render,
-/// write, validate, publish, each a `BuildStep` run by one `StageClock`; then the WebSub hubs are told of changed feeds. The configuration is loaded before (`SiteConfig.load`).
+/// The pipeline of DESIGN.md: load templates, fetch, store, extract full text, fetch images, group stories, merge saved
+/// lists, render, write, validate, publish, each a `BuildStep` run by one `StageClock`; then the WebSub hubs are told of
+/// changed feeds. The configuration is loaded before (`SiteConfig.load`).
 public struct Build: Sendable {
     public struct Options: Sendable {
         /// Make no request; build from the cache (and local files) alone.
@@ -110,13 +111,15 @@ public struct Build: Sendable {
                                           ExtractFullText.Stories(sources: fetched, archive: stored.articles))
         let images = try await clock.run(LocalImages(config: config, store: store, http: options.offline ? nil : imageHTTP,
                                                      budget: budget, now: started, logger: logger), stories)
+        let grouped = try await clock.run(GroupStories(enabled: config.groupStories, store: store, logger: logger), stories)
         let (sources, archive) = (stories.sources, stories.archive)
         let saved = try await clock.run(MergeSavedLists(config: config, store: store, now: started, logger: logger), sources)
         store.settle()
         let listed = ListedStories(sources)
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
                                   archive: listed.sharingText(of: archive), generated: started,
-                                  newsapiSources: await available, staticFiles: staticFiles, images: images.images)
+                                  newsapiSources: await available, staticFiles: staticFiles, images: images.images,
+                                  groups: grouped.groups)
         let published = PublishedRecord(file: manifest, publisher: publisher, ignoringLast: options.full)
         let input = published.input(of: content, templates: templates, listed: listed)
         if published.holdsSite(madeFrom: input) { return nothingPublished(sources, carried: published.publishedFiles.count, clock, publisher) }

@@ -37,6 +37,8 @@ public struct SiteConfig: Sendable {
     public var images: ImageMode = .local
     /// The WebSub hubs the feeds name and are pinged at; `nil` when site.json names none.
     public var websub: WebSubSettings? = nil
+    /// Whether stories about the same event from several sources show once, with the others as "Also covered by".
+    public var groupStories = true
 
     /// Where the images pages show come from.
     public enum ImageMode: String, Sendable, Hashable, CaseIterable {
@@ -56,6 +58,7 @@ public struct SiteConfig: Sendable {
         "title", "description", "baseURL", "language", "output", "templates", "cache", "saved",
         "articlesPerSource", "maxCacheAgeDays", "keepDays", "refreshMinutes", "timeoutSeconds", "fetchBudgetSeconds",
         "newsapi", "sources", "static", "images", "websub",
+        "groupStories",
     ]
 
     public static let defaultTimeoutSeconds: Double = 30
@@ -230,6 +233,7 @@ extension SiteConfig {
             staticFolder: try root.nonEmptyString("static").map { resolve($0, against: folder) },
             images: try imageMode(root),
             websub: try decodeWebSub(root),
+            groupStories: try root.bool("groupStories") ?? true,
             keyPositions: root.keyPositions
         )
         try config.checkOutputOverlaps()

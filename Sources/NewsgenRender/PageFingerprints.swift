@@ -24,6 +24,7 @@ extension SiteModelBuilder {
         // Every tag (fed with the story), and the text as the page shows it (static images linked relatively) when that
         // differs from the text itself.
         hasher.add(article.categories)
+        feedCoverage(of: article, into: &hasher)
         hasher.add(article.content)
         let shown = article.content.map { siteLinks(in: $0, root: "") }
         hasher.add(shown == article.content ? nil : shown)

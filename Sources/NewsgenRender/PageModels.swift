@@ -96,6 +96,21 @@ struct ArticleRow: Sendable {
     /// The story's own tags that have a page (`SiteRenderer.rowTagLimit` at most).
     var tags: [TagLink] = []
     var hasTags: Bool = false
+    /// The other outlets' stories about the same event ("Also covered by"), on lists that show a group once.
+    var coverage: [CoverageLink] = []
+    var hasCoverage: Bool = false
+}
+
+/// Another outlet's story about the same event (`StoryGroups`), earliest first: linked to its page on this site, or to the
+/// original when it has none.
+struct CoverageLink: Sendable {
+    /// The outlet: the story's own (`Article.outlet`), else its source's name.
+    var outlet: String
+    var title: String
+    var href: String
+    var time: TimeModel?
+    /// The first of the list (the others follow a comma).
+    var first: Bool
 }
 
 /// The rows of a list, made as the template reaches them (`SiteModelBuilder.row`), so a rendered page holds one row at a
@@ -116,6 +131,8 @@ struct ArticleRows: Sendable {
     let root: String
     /// A front-page section's rows: `<h3>` headlines, the first shown larger.
     let inSection: Bool
+    /// Each row names the other outlets' stories of its group ("Also covered by"): the list shows a group once.
+    var coverage = false
     let builder: SiteModelBuilder
 
     var count: Int { articles.count }
@@ -132,6 +149,10 @@ struct ArticleRows: Sendable {
         case .readLater: row.readLater = false
         case nil: break
         }
+        if coverage {
+            row.coverage = builder.coverage(of: articles[index], root: root)
+            row.hasCoverage = !row.coverage.isEmpty
+        }
         return row
     }
 
@@ -141,9 +162,11 @@ struct ArticleRows: Sendable {
         hasher.add(root)
         hasher.add(inSection)
         hasher.add(savedList?.key)
+        hasher.add(coverage)
         hasher.add(articles.count)
         for (index, article) in articles.enumerated() {
             builder.feedRow(article, into: &hasher)
+            if coverage { builder.feedCoverage(of: article, into: &hasher) }
             if index < marks.count {
                 hasher.add(marks[index].savedAt.map(Dates.rfc3339))
                 hasher.add(marks[index].note)
@@ -269,6 +292,9 @@ struct ArticleContent: Sendable {
     /// The story's full text: HTML that `HTMLSanitizer` already made safe and well-formed, so
     /// the template includes it unescaped (`{{{body}}}`). Nothing else may be.
     var body: String?
+    /// The other outlets' stories about the same event.
+    var coverage: [CoverageLink] = []
+    var hasCoverage: Bool = false
 }
 
 /// The archive's index: every day that has stories, newest first, with counts.

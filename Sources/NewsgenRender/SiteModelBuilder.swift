@@ -50,6 +50,8 @@ final class SiteModelBuilder: Sendable {
     let staticPaths: Set<String>
     /// Each story's digest for its rows, made once however many pages show it (`feedRow`).
     let storyDigests = StoryDigests()
+    /// The ids of the headlines the front page shows, each group once (`collapsed`); `nil` when no story is grouped.
+    let shownOnFrontPage: Set<String>?
 
     init(content: SiteContent) {
         self.content = content
@@ -116,6 +118,7 @@ final class SiteModelBuilder: Sendable {
         self.places = places
         (tags, tagNames) = tagged
         tagSlugsWithPages = Set(tags.map(\.slug))
+        shownOnFrontPage = content.groups.isEmpty ? nil : Set(Self.collapsed(headlines, groups: content.groups).map(\.id))
 
         var usedSlugs = Set<String>()
         categories = order.compactMap { name in
@@ -216,13 +219,15 @@ final class SiteModelBuilder: Sendable {
     // MARK: - Pages
 
     func headlinesPage(root: String) -> Page<HeadlinesContent> {
-        let sections = categories.map { category in
-            SectionModel(
+        let sections = categories.compactMap { category -> SectionModel? in
+            let shown = shownOnFrontPage.map { shown in category.articles.filter { shown.contains($0.id) } } ?? category.articles
+            guard !shown.isEmpty || category.articles.isEmpty else { return nil }
+            return SectionModel(
                 title: category.name,
                 anchor: category.slug,
                 href: root + SitePaths.categoryPage(category.slug),
-                articles: rows(Array(category.articles.prefix(SiteRenderer.sectionLimit)), root: root, inSection: true),
-                more: category.articles.count > SiteRenderer.sectionLimit
+                articles: rows(Array(shown.prefix(SiteRenderer.sectionLimit)), root: root, inSection: true, coverage: true),
+                more: shown.count > SiteRenderer.sectionLimit
             )
         }
         var empty: EmptyState?
@@ -322,12 +327,12 @@ final class SiteModelBuilder: Sendable {
     }
 
     func categoryPage(_ category: Category, root: String) -> Page<ArticleListContent> {
-        let shown = category.articles.prefix(SiteRenderer.categoryLimit)
+        let shown = Self.collapsed(category.articles, groups: content.groups).prefix(SiteRenderer.categoryLimit)
         return page(
             root: root, path: SitePaths.categoryPage(category.slug), title: "\(category.name) — \(content.config.title)", heading: category.name,
             intro: nil, tab: "Headlines", updated: Self.newest(shown.map(\.published)),
             feeds: feedLinks(SitePaths.categoryFeed(category.slug), title: "\(content.config.title) — \(category.name)", root: root),
-            content: ArticleListContent(articles: rows(Array(shown), root: root), source: nil, empty: nil)
+            content: ArticleListContent(articles: rows(Array(shown), root: root, coverage: true), source: nil, empty: nil)
         )
     }
 
@@ -366,6 +371,7 @@ final class SiteModelBuilder: Sendable {
         let feeds = source.map { feedLinks(SitePaths.sourceFeed($0.id), title: $0.name, root: root) }
             ?? feedLinks(SitePaths.headlinesFeed, title: "\(content.config.title) — Headlines", root: root)
         let allTags = tagLinks(article, root: root)
+        let coverage = coverage(of: article, root: root)
         var story = page(
             root: root, path: articlePath(article) ?? "", title: "\(article.title) — \(content.config.title)", heading: article.title,
             intro: nil, tab: nil, updated: article.published, feeds: feeds,
@@ -373,7 +379,8 @@ final class SiteModelBuilder: Sendable {
                 article: row(article, root: root), categories: article.categories,
                 tags: allTags, hasTags: !allTags.isEmpty, url: article.url,
                 domain: article.url.flatMap(URLNormalizer.host(of:)),
-                body: article.content.map { siteLinks(in: $0, root: root) }
+                body: article.content.map { siteLinks(in: $0, root: root) },
+                coverage: coverage, hasCoverage: !coverage.isEmpty
             )
         )
         story.card = ShareCard(story: article, url: story.canonical, image: cardImage(article.imageURL),
@@ -707,7 +714,7 @@ final class SiteModelBuilder: Sendable {
         }
     }
 
-    private func time(_ date: Date) -> TimeModel {
+    func time(_ date: Date) -> TimeModel {
         TimeModel(datetime: Dates.rfc3339(date), text: Dates.readable(date))
     }
 
@@ -732,8 +739,8 @@ final class SiteModelBuilder: Sendable {
 
     /// Section rows (`inSection`) have `<h3>` headlines under the section's `<h2>`, the first larger; list-page rows
     /// have `<h2>` under its `<h1>`.
-    private func rows(_ articles: [Article], root: String, inSection: Bool = false) -> ArticleRows {
-        ArticleRows(articles: articles, marks: [], root: root, inSection: inSection, builder: self)
+    private func rows(_ articles: [Article], root: String, inSection: Bool = false, coverage: Bool = false) -> ArticleRows {
+        ArticleRows(articles: articles, marks: [], root: root, inSection: inSection, coverage: coverage && !content.groups.isEmpty, builder: self)
     }
 
     /// The row of `article` on a page at `root`. Every value it reads but the root and place must also be fed by

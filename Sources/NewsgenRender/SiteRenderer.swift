@@ -37,10 +37,12 @@ package struct SiteContent: Sendable {
     public var staticFiles: [StaticFile]
     /// The images the site serves and how pages show images.
     public var images: SiteImages
+    /// Stories about the same event: lists of the front page and of categories show each group once, story pages the others.
+    public var groups: StoryGroups
 
     public init(config: SiteConfig, sources: [SourceReport], favorites: [SavedArticle], readLater: [SavedArticle],
                 archive: [Article] = [], generated: Date, newsapiSources: NewsAPISourceList? = nil, staticFiles: [StaticFile] = [],
-                images: SiteImages = .linked) {
+                images: SiteImages = .linked, groups: StoryGroups = .none) {
         self.config = config
         self.sources = sources
         self.favorites = favorites
@@ -50,6 +52,7 @@ package struct SiteContent: Sendable {
         self.newsapiSources = newsapiSources
         self.staticFiles = staticFiles
         self.images = images
+        self.groups = groups
     }
 
     func saved(_ kind: SavedListKind) -> [SavedArticle] { kind == .favorites ? favorites : readLater }

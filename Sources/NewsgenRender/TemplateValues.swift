@@ -89,12 +89,22 @@ extension ImageSetModel: TemplateConvertible {
 }
 
 extension ArticleContent: TemplateConvertible {
-    private static let names = ["article", "categories", "tags", "hasTags", "url", "domain", "body"]
+    private static let names = ["article", "categories", "tags", "hasTags", "url", "domain", "body", "coverage", "hasCoverage"]
     var templateObject: TemplateObject {
         TemplateObject(names: Self.names, values: [
             .object(article.templateObject), .list(categories.map(TemplateValue.string)),
             .list(tags.map { .object($0.templateObject) }), .bool(hasTags), TemplateValues.optional(url),
             TemplateValues.optional(domain), TemplateValues.optional(body),
+            .list(coverage.map { .object($0.templateObject) }), .bool(hasCoverage),
+        ])
+    }
+}
+
+extension CoverageLink: TemplateConvertible {
+    private static let names = ["outlet", "title", "href", "time", "first"]
+    var templateObject: TemplateObject {
+        TemplateObject(names: Self.names, values: [
+            .string(outlet), .string(title), .string(href), time.map { .object($0.templateObject) } ?? .null, .bool(first),
         ])
     }
 }
@@ -130,7 +140,7 @@ extension FeedLinkModel: TemplateConvertible {
 extension ArticleRow: TemplateConvertible {
     private static let names = [
         "title", "href", "page", "summary", "author", "sourceName", "sourceHref", "outlet", "time", "image", "imageSet",
-        "favorite", "readLater", "lead", "level", "savedAt", "note", "tags", "hasTags",
+        "favorite", "readLater", "lead", "level", "savedAt", "note", "tags", "hasTags", "coverage", "hasCoverage",
     ]
     var templateObject: TemplateObject {
         TemplateObject(names: Self.names, values: [
@@ -140,6 +150,7 @@ extension ArticleRow: TemplateConvertible {
             imageSet.map { .object($0.templateObject) } ?? .null, .bool(favorite), .bool(readLater), .bool(lead), .int(level),
             savedAt.map { .object($0.templateObject) } ?? .null, TemplateValues.optional(note),
             .list(tags.map { .object($0.templateObject) }), .bool(hasTags),
+            .list(coverage.map { .object($0.templateObject) }), .bool(hasCoverage),
         ])
     }
 }

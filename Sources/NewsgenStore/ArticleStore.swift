@@ -116,6 +116,11 @@ public protocol ArticleStore: Sendable {
     func recordImages(_ images: [String: StoredImage]) async throws(StoreError)
     /// Forgets the images not shown since `cutoff`; returns the hashes no image kept has any more (their files can go).
     func pruneImages(notShownSince cutoff: Date) async throws(StoreError) -> Set<String>
+    /// The group each of these stories was given (`StoryGrouping`), by story id; stories never grouped are absent.
+    func storyGroups(of ids: [String]) async throws(StoreError) -> [String: String]
+    /// Keeps the groups given to stories (story id → group key). A story keeps the group it was first given: a group
+    /// kept for it before is not replaced. Stories the cache does not hold are left out; a pruned story's group goes with it.
+    func recordStoryGroups(_ groups: [String: String]) async throws(StoreError)
     /// Removes articles not seen since `cutoff` that no source lists and nobody saved, and the extractions of links no
     /// article has any more; returns how many articles.
     func prune(notSeenSince cutoff: Date) async throws(StoreError) -> Int
@@ -171,8 +176,19 @@ package actor MemoryStore: ArticleStore {
     private var saved: [String: Article] = [:]
     private var extracted: [String: StoryExtraction] = [:]
     private var imagesKept: [String: StoredImage] = [:]
+    private var groups: [String: String] = [:]
 
     public init() {}
+
+    public func storyGroups(of ids: [String]) throws(StoreError) -> [String: String] {
+        var found: [String: String] = [:]
+        for id in ids { found[id] = groups[id] }
+        return found
+    }
+
+    public func recordStoryGroups(_ groups: [String: String]) throws(StoreError) {
+        self.groups.merge(groups) { kept, _ in kept }
+    }
 
     public func images(of urls: [String]) throws(StoreError) -> [String: StoredImage] {
         var found: [String: StoredImage] = [:]

@@ -238,6 +238,15 @@ package final class SQLiteStore: ArticleStore {
                 ) WITHOUT ROWID;
                 """)
         }
+        // Each story's group (`StoryGrouping`), kept so that later builds add stories to groups and never regroup old ones.
+        migrator.registerMigration("v10-storyGroup") { db in
+            try db.execute(sql: """
+                CREATE TABLE storyGroup (
+                    articleKey TEXT PRIMARY KEY NOT NULL REFERENCES article(key) ON DELETE CASCADE,
+                    groupKey TEXT NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 
@@ -535,6 +544,32 @@ package final class SQLiteStore: ArticleStore {
             let kept = Set(try String.fetchAll(db, sql: "SELECT value FROM image WHERE kind = 'made'")
                 .compactMap { $0.split(separator: " ").first.map(String.init) })
             return Set(gone).subtracting(kept)
+        }
+    }
+
+    public func storyGroups(of ids: [String]) async throws(StoreError) -> [String: String] {
+        guard !ids.isEmpty else { return [:] }
+        let wanted = Set(ids)
+        return try await read { db in
+            var found: [String: String] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT articleKey, groupKey FROM storyGroup")
+            while let row = try rows.next() {
+                let key: String = row[0]
+                if wanted.contains(key) { found[key] = row[1] }
+            }
+            return found
+        }
+    }
+
+    public func recordStoryGroups(_ groups: [String: String]) async throws(StoreError) {
+        guard !groups.isEmpty else { return }
+        try await write { db in
+            let statement = try db.cachedStatement(sql: """
+                INSERT OR IGNORE INTO storyGroup (articleKey, groupKey) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM article WHERE key = ?1)
+                """)
+            for (key, group) in groups.sorted(by: { $0.key < $1.key }) {
+                try statement.execute(arguments: [key, group])
+            }
         }
     }
 

@@ -166,6 +166,12 @@ struct InputFingerprintTests {
         repeated.archive.append(Self.article)
         #expect(InputFingerprint.of(repeated, templates: templates) == digest,
                 "an archived story equal to one a source lists shows nothing of its own (pages drop the repeat)")
+        var grouped = content
+        grouped.groups = StoryGroups(["https://example.com/a": "https://example.com/a", "https://example.com/b": "https://example.com/a"])
+        #expect(InputFingerprint.of(grouped, templates: templates) != digest, "a story's group")
+        var regrouped = grouped
+        regrouped.groups = StoryGroups(["https://example.com/a": "https://example.com/a", "https://example.com/c": "https://example.com/a"])
+        #expect(InputFingerprint.of(regrouped, templates: templates) != InputFingerprint.of(grouped, templates: templates))
         #expect(InputFingerprint.of(content, templates: templates) == digest, "the same input, the same digest")
     }
 

@@ -200,6 +200,15 @@ struct SiteConfigTests {
     @Test("an unknown key lists the allowed ones")
     func allowedKeys() {
         #expect(error(#"{"sources": [], "colour": "red"}"#).contains("(allowed: title, description, baseURL"))
+        #expect(error(#"{"sources": [], "groupStorys": false}"#).contains("groupStorys: unknown key; did you mean groupStories?"))
+    }
+
+    @Test("groupStories: stories about one event show once unless it is false; anything but true or false is an error")
+    func groupStories() throws {
+        #expect(try decode(#"{"sources": []}"#).groupStories)
+        #expect(try decode(#"{"sources": [], "groupStories": true}"#).groupStories)
+        #expect(try !decode(#"{"sources": [], "groupStories": false}"#).groupStories)
+        #expect(error(#"{"sources": [], "groupStories": "no"}"#).hasPrefix("site.json:1:17: groupStories: expected true or false, found a string"))
     }
 
     @Test("a missing file is one clear line")

@@ -26,6 +26,7 @@ struct TemplateValuesTests {
         let values: [any TemplateConvertible] = [
             time, row, NavItem(title: "t", href: "h", current: true, section: false), FeedLinkModel(label: "l", title: "t", href: "h", type: "ty"),
             tag, content, site, card, page, ImageSetModel(srcset: "s", sizes: "z", width: 1, height: 2),
+            CoverageLink(outlet: "o", title: "t", href: "h", time: time, first: true),
         ]
         for value in values {
             #expect(value.templateObject.names == labels(value), "\(type(of: value))")

@@ -91,9 +91,9 @@ struct CLITests {
         #expect(FileManager.default.fileExists(atPath: site.appendingPathComponent("public/index.html").path))
         // --full: with nothing new, a build publishes nothing and has no validate line to show.
         let verbose = try await newsgen(["build", "--verbose", "--full"], in: site)
-        #expect(verbose.stderr.contains("[2/10] fetch 7 sources"), "\(verbose.stderr)")
-        #expect(verbose.stderr.contains("[3/10] store cache "), "\(verbose.stderr)")
-        #expect(verbose.stderr.contains(/\[\d+\/10\] validate \d+ files, 0 problems [0-9.]+ s/), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("[2/11] fetch 7 sources"), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("[3/11] store cache "), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains(/\[\d+\/11\] validate \d+ files, 0 problems [0-9.]+ s/), "\(verbose.stderr)")
         #expect(verbose.stderr.contains(/unchanged, \d+ carried, [0-9.]+ s \(validation [0-9.]+ s of the cores' time\)/), "\(verbose.stderr)")
         // Nothing new since: the build says so, and does not go on to claim it published.
         let again = try await newsgen(["build", "--verbose"], in: site)
@@ -227,7 +227,7 @@ struct CLITests {
               "sources": [{"id": "world", "feed": "../Samples/feeds/world.xml"}]
             }
             """.write(to: folder.appendingPathComponent("site.json"), atomically: true, encoding: .utf8)
-        let allowed = "(allowed: title, description, baseURL, language, output, templates, cache, saved, articlesPerSource, maxCacheAgeDays, keepDays, refreshMinutes, timeoutSeconds, fetchBudgetSeconds, newsapi, sources, static, images)"
+        let allowed = "(allowed: title, description, baseURL, language, output, templates, cache, saved, articlesPerSource, maxCacheAgeDays, keepDays, refreshMinutes, timeoutSeconds, fetchBudgetSeconds, newsapi, sources, static, images, groupStories)"
         let absolute = folder.appendingPathComponent("site.json").path
         for given in [absolute, "a/site.json", "./a/../a/site.json"] {
             for command in [["build"], ["sources"], ["saved", "list"], ["add", "https://example.org/", "--dry-run"]] {

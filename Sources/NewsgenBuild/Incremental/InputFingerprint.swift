@@ -52,6 +52,9 @@ package enum InputFingerprint {
         })
         hasher.add(reflecting: content.newsapiSources as Any)
         hasher.add(reflecting: content.images)
+        let groups = content.groups.all
+        hasher.add(groups.count)
+        for group in groups { hasher.add(group) }
         return hasher.finish()
     }
 }

@@ -5,6 +5,7 @@ public enum BuildStage: String, CaseIterable, Sendable {
     case store
     case extract = "extract full text"
     case images = "fetch images"
+    case group = "group stories"
     case mergeSavedLists = "merge saved lists"
     case render
     case write
