@@ -50,6 +50,6 @@ struct FeedFingerprintTests {
         #expect(Mirror(reflecting: entry).children.count == 2)
         let list = FeedList(title: "", description: "", pagePath: "", feedPath: "", entries: [entry], updated: nil)
         #expect(Mirror(reflecting: list).children.count == 6)
-        #expect(Mirror(reflecting: FeedContext(baseURL: URL(fileURLWithPath: "/"), language: "en", siteTitle: "")).children.count == 3)
+        #expect(Mirror(reflecting: FeedContext(baseURL: URL(fileURLWithPath: "/"), language: "en", siteTitle: "")).children.count == 4)
     }
 }

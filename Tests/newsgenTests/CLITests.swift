@@ -227,7 +227,7 @@ struct CLITests {
               "sources": [{"id": "world", "feed": "../Samples/feeds/world.xml"}]
             }
             """.write(to: folder.appendingPathComponent("site.json"), atomically: true, encoding: .utf8)
-        let allowed = "(allowed: title, description, baseURL, language, output, templates, cache, saved, articlesPerSource, maxCacheAgeDays, keepDays, refreshMinutes, timeoutSeconds, fetchBudgetSeconds, newsapi, sources, static, images, groupStories)"
+        let allowed = "(allowed: title, description, baseURL, language, output, templates, cache, saved, articlesPerSource, maxCacheAgeDays, keepDays, refreshMinutes, timeoutSeconds, fetchBudgetSeconds, newsapi, sources, static, images, websub, groupStories)"
         let absolute = folder.appendingPathComponent("site.json").path
         for given in [absolute, "a/site.json", "./a/../a/site.json"] {
             for command in [["build"], ["sources"], ["saved", "list"], ["add", "https://example.org/", "--dry-run"]] {

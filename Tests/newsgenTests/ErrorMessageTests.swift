@@ -34,7 +34,7 @@ extension CLITests {
         #expect(other.stderr.hasPrefix("newsgen: error: unknown command 'servr'; did you mean 'serve'?\n"), "\(other.stderr)")
         let far = try await newsgen(["frobnicate"])
         #expect(far.status == 2)
-        #expect(far.stderr.hasPrefix("newsgen: error: unknown command 'frobnicate' (commands: build, validate, serve, saved, sources, add, extract)\n"), "\(far.stderr)")
+        #expect(far.stderr.hasPrefix("newsgen: error: unknown command 'frobnicate' (commands: build, validate, serve, saved, sources, add, extract, ping)\n"), "\(far.stderr)")
         #expect(try await newsgen(["help", "build"]).status == 0, "help is still a command")
     }
 
