@@ -36,33 +36,20 @@ package enum Parallel {
         _ items: [T], maxConcurrent: Int, maxPerKey: Int, key: (T) -> String?,
         _ transform: @escaping @Sendable (T) async -> R
     ) async -> [R] {
-        let keys = items.map(key)
         let limit = max(1, maxConcurrent)
-        let perKey = max(1, maxPerKey)
-        var waiting = Array(items.indices)
-        var running: [String: Int] = [:]
+        var waiting = KeyedQueue(keys: items.map(key), perKey: max(1, maxPerKey))
         var results: [R?] = Array(repeating: nil, count: items.count)
         await withTaskGroup(of: (Int, R).self) { group in
             var active = 0
             while true {
-                var position = 0
-                while active < limit, position < waiting.count {
-                    let index = waiting[position]
-                    if let key = keys[index] {
-                        guard running[key, default: 0] < perKey else {
-                            position += 1
-                            continue
-                        }
-                        running[key, default: 0] += 1
-                    }
-                    waiting.remove(at: position)
+                while active < limit, let index = waiting.take() {
                     active += 1
                     let item = items[index]
                     group.addTask { (index, await transform(item)) }
                 }
                 guard let (index, result) = await group.next() else { break }
                 active -= 1
-                if let key = keys[index] { running[key, default: 1] -= 1 }
+                waiting.finished(index)
                 results[index] = result
             }
         }
@@ -168,5 +155,88 @@ private final class WorkQueue<R: Sendable>: Sendable {
     /// Every result, in the items' order, once every worker is done.
     func results() -> [R] {
         state.withLock { $0.results.compactMap { $0 } }
+    }
+}
+
+/// Items waiting to run, in item order, of which at most `perKey` of one key run at once (an item without a key has no
+/// limit): `take` gives the first item whose key is under its limit, `finished` frees its place. Each costs O(log keys),
+/// whatever the count of items: ten thousand images of one host cost ten thousand steps, not their square.
+struct KeyedQueue {
+    /// Each item's key number; items without a key share the last number, which has no limit.
+    private let keyOf: [Int]
+    /// Each key's items in item order, and how many of them were taken.
+    private var queues: [[Int]]
+    private var taken: [Int]
+    private var running: [Int]
+    /// Whether each key is in `heap`.
+    private var ready: [Bool]
+    private let perKey: Int
+    /// The keys under their limit with items left, as (their first waiting item, key), smallest item first.
+    private var heap: [(item: Int, key: Int)] = []
+
+    init(keys: [String?], perKey: Int) {
+        var numbers: [String: Int] = [:]
+        for key in keys.compactMap({ $0 }) where numbers[key] == nil { numbers[key] = numbers.count }
+        let unlimited = numbers.count
+        keyOf = keys.map { $0.flatMap { numbers[$0] } ?? unlimited }
+        var queues = [[Int]](repeating: [], count: unlimited + 1)
+        for (item, key) in keyOf.enumerated() { queues[key].append(item) }
+        self.queues = queues
+        taken = Array(repeating: 0, count: queues.count)
+        running = Array(repeating: 0, count: queues.count)
+        ready = Array(repeating: false, count: queues.count)
+        self.perKey = perKey
+        for key in queues.indices { offer(key) }
+    }
+
+    private func limit(of key: Int) -> Int { key == queues.count - 1 ? Int.max : perKey }
+
+    /// The next item to run, or `nil` when every waiting item's key is at its limit (or none waits).
+    mutating func take() -> Int? {
+        guard let first = heap.first else { return nil }
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            siftDown(0)
+        }
+        ready[first.key] = false
+        taken[first.key] += 1
+        running[first.key] += 1
+        offer(first.key)
+        return first.item
+    }
+
+    /// `item` (taken before) has finished: its key has a place again.
+    mutating func finished(_ item: Int) {
+        let key = keyOf[item]
+        running[key] -= 1
+        offer(key)
+    }
+
+    /// Puts `key` among the ready ones when it is under its limit, has items left and is not there yet.
+    private mutating func offer(_ key: Int) {
+        guard !ready[key], running[key] < limit(of: key), taken[key] < queues[key].count else { return }
+        ready[key] = true
+        heap.append((queues[key][taken[key]], key))
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].item < heap[parent].item else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var smallest = parent
+            if left < heap.count, heap[left].item < heap[smallest].item { smallest = left }
+            if right < heap.count, heap[right].item < heap[smallest].item { smallest = right }
+            guard smallest != parent else { return }
+            heap.swapAt(parent, smallest)
+            parent = smallest
+        }
     }
 }

@@ -131,4 +131,57 @@ struct ParallelTests {
         }
         #expect(Parallel.ranges(of: 10, parts: 3) == [0..<3, 3..<6, 6..<10])
     }
+
+    @Test("the keyed queue gives the first item whose key is under its limit, frees a place when an item finishes, and lets items without a key through")
+    func keyedQueue() {
+        var queue = KeyedQueue(keys: ["a", "a", "b", nil, "a", "b", nil], perKey: 1)
+        var taken: [Int] = []
+        while let item = queue.take() { taken.append(item) }
+        #expect(taken == [0, 2, 3, 6], "a's first, b's first, and both items without a key")
+        queue.finished(2)
+        #expect(queue.take() == 5, "b's next once b's first finished")
+        #expect(queue.take() == nil)
+        queue.finished(0)
+        #expect(queue.take() == 1)
+        queue.finished(1)
+        #expect(queue.take() == 4)
+        #expect(queue.take() == nil)
+
+        // Ten thousand items of one host, two at a time: each take and finish is a step, not a pass over the rest.
+        var one = KeyedQueue(keys: Array(repeating: "img.example.com", count: 10_000), perKey: 2)
+        var order: [Int] = []
+        var running = [one.take(), one.take()].compactMap { $0 }
+        #expect(one.take() == nil)
+        while let first = running.first {
+            order.append(first)
+            running.removeFirst()
+            one.finished(first)
+            if let next = one.take() { running.append(next) }
+        }
+        #expect(order == Array(0..<10_000))
+    }
+
+    @Test("map with keys: at most maxPerKey of one key at once, results in order")
+    func keyedMap() async {
+        let counter = RunningCount()
+        let results = await Parallel.map(Array(0..<40), maxConcurrent: 8, maxPerKey: 2, key: { $0 % 4 == 0 ? "slow" : "\($0 % 3)" }) { item in
+            await counter.enter(key: item % 4 == 0 ? "slow" : "\(item % 3)")
+            await Task.yield()
+            await counter.leave(key: item % 4 == 0 ? "slow" : "\(item % 3)")
+            return item * 2
+        }
+        #expect(results == (0..<40).map { $0 * 2 })
+        #expect(await counter.highest <= 2)
+    }
+}
+
+/// The most items of one key seen running at once.
+private actor RunningCount {
+    private var now: [String: Int] = [:]
+    private(set) var highest = 0
+    func enter(key: String) {
+        now[key, default: 0] += 1
+        highest = max(highest, now[key, default: 0])
+    }
+    func leave(key: String) { now[key, default: 0] -= 1 }
 }
