@@ -95,16 +95,11 @@ public struct WebSubPings: Sendable {
     }
 
     /// How the hubs answered.
-    public struct Report: Sendable, Equatable {
+    public struct Report: Sendable {
         /// Hubs that accepted a ping, each with the feeds it was sent.
         public var accepted: [(hub: String, feeds: [String])] = []
         /// Hubs that did not; their feeds stay pending.
         public var failed: [String] = []
-
-        public static func == (left: Report, right: Report) -> Bool {
-            left.failed == right.failed && left.accepted.map(\.hub) == right.accepted.map(\.hub)
-                && left.accepted.map(\.feeds) == right.accepted.map(\.feeds)
-        }
     }
 
     /// The feed files (RSS, Atom, JSON Feed) among `paths` whose bytes in `staging` differ from those the published

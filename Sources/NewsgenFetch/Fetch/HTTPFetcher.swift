@@ -143,25 +143,16 @@ public struct HTTPFetcher: Sendable {
         return try await execute(request, timeout: timeout) { _, _ in true }
     }
 
-    /// `name=value&…`, each escaped as HTML forms do (space as `+`; letters, digits and `*-._` as they are).
+    /// `name=value&…`, each escaped as HTML forms do (space as `+`; ASCII letters, digits and `*-._` as they are).
     static func formEncoded(_ form: [(name: String, value: String)]) -> String {
         func escaped(_ text: String) -> String {
-            var out = ""
-            for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                     UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"):
-                    out.unicodeScalars.append(Unicode.Scalar(byte))
-                case UInt8(ascii: " "):
-                    out += "+"
-                default:
-                    out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-                }
-            }
-            return out
+            (text.addingPercentEncoding(withAllowedCharacters: formAllowed) ?? text).replacingOccurrences(of: " ", with: "+")
         }
         return form.map { escaped($0.name) + "=" + escaped($0.value) }.joined(separator: "&")
     }
+
+    /// What a form leaves unescaped; the space is left to become `+`.
+    private static let formAllowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789*-._ ")
 
     /// Executes `request` and reads its body when `readingBody` accepts the status and headers, all within `timeout`.
     private func execute(
@@ -220,12 +211,6 @@ public struct HTTPFetcher: Sendable {
         default:
             .connection(String(describing: error))
         }
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }
 
