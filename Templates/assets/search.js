@@ -131,9 +131,14 @@
     return files[path];
   }
 
+  // The chunk file that holds `word`'s terms.
+  function chunkFile(word) {
+    return "terms/" + chunkOf(word, manifest.chunks) + ".json";
+  }
+
   // Every story a word lists with its weight: its own postings, or, for a prefix, those of every term it begins.
   function postings(word, prefix) {
-    return json("terms/" + chunkOf(word, manifest.chunks) + ".json").then(function (chunk) {
+    return json(chunkFile(word)).then(function (chunk) {
       var found = postingList(total);
       [[chunk, 0], [delta.terms, delta.first]].forEach(function (pair) {
         var terms = pair[0];
@@ -363,7 +368,7 @@
   function prefetch() {
     if (!manifest) { return; }
     words(input.value).forEach(function (word) {
-      if (Array.from(word).length >= 3) { json("terms/" + chunkOf(word, manifest.chunks) + ".json"); }
+      if (Array.from(word).length >= 3) { json(chunkFile(word)); }
     });
   }
 
