@@ -86,7 +86,7 @@ struct WebSubTests {
     func config(hubs: [URL], ping: String = "build") throws -> SiteConfig {
         let list = hubs.map { "\"\($0.absoluteString)\"" }.joined(separator: ", ")
         let json = """
-            {"baseURL": "\(Self.base)", "timeoutSeconds": 5,
+            {"baseURL": "\(Self.base)", "timeoutSeconds": 60,
              "websub": {"hubs": [\(list)], "ping": "\(ping)"},
              "sources": [{"id": "wire", "name": "Wire", "category": "World", "feed": "wire.xml"}]}
             """
@@ -95,7 +95,7 @@ struct WebSubTests {
 
     func pings(_ config: SiteConfig, http: HTTPFetcher?, logger: Logger) throws -> WebSubPings {
         let settings = try #require(config.websub)
-        return WebSubPings(settings: settings, baseURL: config.baseURL, cache: config.cache, http: http, timeout: .seconds(5), logger: logger)
+        return WebSubPings(settings: settings, baseURL: config.baseURL, cache: config.cache, http: http, timeout: .seconds(60), logger: logger)
     }
 
     /// One build as cron runs it: the record of what was published kept beside the cache, the hubs pinged over `http`
@@ -154,7 +154,7 @@ struct WebSubTests {
         let hubs = self.hubs
         try await withTestServer(hubs.routes) { server in
             let config = try config(hubs: [server.appendingPathComponent("hub")])
-            try await withHTTPFetcher(timeout: .seconds(5)) { http in
+            try await withHTTPFetcher(timeout: .seconds(60)) { http in
                 try await build(config, http: http)
                 let first = try feeds()
                 #expect(hubs.pings == [.init(hub: "hub", mode: "publish", feeds: Set(first.keys))], "the first build: every feed, in one ping")
@@ -198,7 +198,7 @@ struct WebSubTests {
             let closed = try #require(URL(string: "http://127.0.0.1:\(refusing.port)/hub"))
             let (down, good, refuse) = (server.appendingPathComponent("down"), server.appendingPathComponent("hub"), server.appendingPathComponent("refuse"))
             let config = try config(hubs: [down, good, refuse, closed])
-            try await withHTTPFetcher(timeout: .seconds(5)) { http in
+            try await withHTTPFetcher(timeout: .seconds(60)) { http in
                 let (report, log) = try await build(config, http: http)
                 #expect(report.published && report.exitStatus == 0, "the hubs do not change the build's outcome")
                 #expect(hubs.pings(to: "down").count == 2, "a 503 is asked once more")
@@ -228,7 +228,7 @@ struct WebSubTests {
         let hubs = self.hubs
         try await withTestServer(hubs.routes) { server in
             let config = try config(hubs: [server.appendingPathComponent("hub")], ping: "manual")
-            try await withHTTPFetcher(timeout: .seconds(5)) { http in
+            try await withHTTPFetcher(timeout: .seconds(60)) { http in
                 let (_, log) = try await build(config, http: http)
                 #expect(hubs.pings.isEmpty)
                 #expect(log.all.contains { $0.contains("recorded for the hubs") })
