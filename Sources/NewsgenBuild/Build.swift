@@ -116,13 +116,21 @@ public struct Build: Sendable {
         let saved = try await clock.run(MergeSavedLists(config: config, store: store, now: started, logger: logger), sources)
         store.settle()
         let listed = ListedStories(sources)
+        let published = PublishedRecord(file: manifest, publisher: publisher, ignoringLast: options.full)
         let content = SiteContent(config: config, sources: sources, favorites: saved.favorites, readLater: saved.readLater,
                                   archive: listed.sharingText(of: archive), generated: started,
                                   newsapiSources: await available, staticFiles: staticFiles, images: images.images,
-                                  groups: grouped.groups)
-        let published = PublishedRecord(file: manifest, publisher: publisher, ignoringLast: options.full)
+                                  groups: grouped.groups, searchNumbering: published.searchNumbering)
         let input = published.input(of: content, templates: templates, listed: listed)
         if published.holdsSite(madeFrom: input) { return nothingPublished(sources, carried: published.publishedFiles.count, clock, publisher) }
+        return try await publish(content, templates: templates, input: input, record: published, clock: &clock, publisher)
+    }
+
+    /// Renders `content` into a staging folder, writes, validates and publishes it, and records what was published; with
+    /// every file as published already, publishes nothing.
+    private func publish(_ content: SiteContent, templates: TemplateSet, input: Fingerprint?, record published: PublishedRecord,
+                         clock: inout StageClock, _ publisher: Publisher) async throws(BuildError) -> BuildReport {
+        let sources = content.sources
         options.progress?.begin(.rendering, total: 0)
         let (writer, reused) = try stagingWriter(publisher, record: published.previousSiteRecord)
         let rendered: Render.Output

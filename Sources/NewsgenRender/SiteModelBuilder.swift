@@ -52,6 +52,10 @@ final class SiteModelBuilder: Sendable {
     let storyDigests = StoryDigests()
     /// The ids of the headlines the front page shows, each group once (`collapsed`); `nil` when no story is grouped.
     let shownOnFrontPage: Set<String>?
+    /// Each archived story's number in the search index (`searchNumbers[i]` of `archive[i]`), continuing the published
+    /// index's numbering (`SearchNumbering`), and that numbering as this build leaves it.
+    let searchNumbers: [Int]
+    let searchNumbering: SearchNumbering
 
     init(content: SiteContent) {
         self.content = content
@@ -119,6 +123,12 @@ final class SiteModelBuilder: Sendable {
         (tags, tagNames) = tagged
         tagSlugsWithPages = Set(tags.map(\.slug))
         shownOnFrontPage = content.groups.isEmpty ? nil : Set(Self.collapsed(headlines, groups: content.groups).map(\.id))
+        let numbered = content.searchNumbering.continued(for: archive.reversed().map { article in
+            SearchNumbering.Story(key: SearchNumbering.key(of: article.id),
+                                  day: article.published.map { Int(($0.timeIntervalSince1970 / 86_400).rounded(.down)) })
+        })
+        searchNumbering = numbered.numbering
+        searchNumbers = numbered.numbers.reversed()
 
         var usedSlugs = Set<String>()
         categories = order.compactMap { name in
@@ -481,8 +491,8 @@ final class SiteModelBuilder: Sendable {
         count == 1 ? "1 story" : "\(count) stories"
     }
 
-    /// The search index's writer (`SearchIndex`): every archived story, oldest first, with the fields it is found
-    /// by and the record its result shows.
+    /// The search index's writer (`SearchIndex`): every archived story in the order of its number (`searchNumbers`),
+    /// with the fields it is found by and the record its result shows.
     func searchIndexWriter() -> SearchIndexWriter {
         let sourceTable = searchSources
         let categoryTable = searchCategories
@@ -490,9 +500,10 @@ final class SiteModelBuilder: Sendable {
         let sections = Dictionary(sources.map { ($0.id, Self.categoryName($0.config.category)) }, uniquingKeysWith: { first, _ in first })
         let categorySlugs = Dictionary(categoryTable.map { ($0.name, $0.slug) }, uniquingKeysWith: { first, _ in first })
         let archive = self.archive
-        let count = archive.count
-        let story: @Sendable (Int) -> SearchStory = { number in
-            let place = count - 1 - number
+        let numbers = searchNumbers
+        let places = numbers.indices.sorted { numbers[$0] < numbers[$1] }
+        let story: @Sendable (Int) -> SearchStory = { index in
+            let place = places[index]
             let article = archive[place]
             let source = sourcePlaces[article.sourceID]
             let section = sections[article.sourceID]
@@ -513,7 +524,7 @@ final class SiteModelBuilder: Sendable {
                 sourceName: source.map { sourceTable[$0].name } ?? "",
                 summary: summary, text: text, filters: filters)
         }
-        return SearchIndexWriter(count: count, story: story, sources: sourceTable, categories: categoryTable)
+        return SearchIndexWriter(numbers: places.map { numbers[$0] }, story: story, sources: sourceTable, categories: categoryTable)
     }
 
     /// The sources search can filter by, each once, in site.json's order.

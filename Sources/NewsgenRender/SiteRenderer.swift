@@ -39,10 +39,13 @@ package struct SiteContent: Sendable {
     public var images: SiteImages
     /// Stories about the same event: lists of the front page and of categories show each group once, story pages the others.
     public var groups: StoryGroups
+    /// The numbers the published search index gave its stories, which they keep (`SearchNumbering`); `.none` numbers
+    /// the archive afresh.
+    package var searchNumbering: SearchNumbering
 
     public init(config: SiteConfig, sources: [SourceReport], favorites: [SavedArticle], readLater: [SavedArticle],
                 archive: [Article] = [], generated: Date, newsapiSources: NewsAPISourceList? = nil, staticFiles: [StaticFile] = [],
-                images: SiteImages = .linked, groups: StoryGroups = .none) {
+                images: SiteImages = .linked, groups: StoryGroups = .none, searchNumbering: SearchNumbering = .none) {
         self.config = config
         self.sources = sources
         self.favorites = favorites
@@ -53,6 +56,7 @@ package struct SiteContent: Sendable {
         self.staticFiles = staticFiles
         self.images = images
         self.groups = groups
+        self.searchNumbering = searchNumbering
     }
 
     func saved(_ kind: SavedListKind) -> [SavedArticle] { kind == .favorites ? favorites : readLater }
@@ -90,6 +94,8 @@ package struct RenderedSite: Sendable {
     package var fingerprints: [String: Fingerprint] = [:]
     /// The time the search index's files took to make (all at once, whether rendered or carried).
     package var searchIndexSeconds: Double = 0
+    /// The numbers the search index gives its stories: what the next build's index continues.
+    package var searchNumbering = SearchNumbering.none
 
     package init(files: [OutputFile] = [], delivered: [String] = [], carried: [String] = [], fingerprints: [String: Fingerprint] = [:]) {
         self.files = files
@@ -235,6 +241,7 @@ package struct SiteRenderer {
     package struct Plan: Sendable {
         fileprivate var jobs: [Job]
         fileprivate var searchIndex: SearchIndexFiles?
+        fileprivate var searchNumbering = SearchNumbering.none
 
         package var paths: [String] { jobs.map(\.path) }
 
@@ -243,6 +250,7 @@ package struct SiteRenderer {
         package func run(deliver: RenderedFileStep? = nil, jobDone: (@Sendable (Int) -> Void)? = nil) async throws(TemplateError) -> RenderedSite {
             var site = try await SiteRenderer.run(jobs, deliver: deliver, jobDone: jobDone)
             site.searchIndexSeconds = searchIndex?.seconds ?? 0
+            site.searchNumbering = searchNumbering
             return site
         }
     }
@@ -283,7 +291,7 @@ package struct SiteRenderer {
 
         // The search index's files, made together by whichever job asks first, and so first: they then run beside the pages.
         let searchIndex = SearchIndexFiles(model)
-        for path in SearchIndex.paths(storyCount: model.archive.count) {
+        for path in SearchIndex.paths(numbers: model.searchNumbers.sorted()) {
             jobs.append(Job(file: path, carrying: known[path]) { searchIndex.data(path) })
         }
         page(SitePaths.headlinesPage, template: "headlines") { model.headlinesPage(root: $0) }
@@ -373,7 +381,7 @@ package struct SiteRenderer {
                 }
             }
         }
-        return Plan(jobs: jobs, searchIndex: searchIndex)
+        return Plan(jobs: jobs, searchIndex: searchIndex, searchNumbering: model.searchNumbering)
     }
 
     /// Whether a file of about `bytes` is among a site's largest, made one at a time (`Parallel.map`) to bound memory.

@@ -1,4 +1,4 @@
-// newsgen's search page: finds stories in the search index (version 3, README "Search") as the reader types.
+// newsgen's search page: finds stories in the search index (version 4, README "Search") as the reader types.
 // It reads the manifest and the delta once, then only the chunk of each word typed, then the records of the results
 // it shows. No framework and no inline script (pages allow only their own scripts).
 (function () {
@@ -30,10 +30,10 @@
   var digitValue = new Int8Array(128).fill(-1);
   for (var d = 0; d < digits.length; d++) { digitValue[digits.charCodeAt(d)] = d; }
 
-  // The stories a word lists, with their weights: `weights[story]` (0 for a story it does not list) over every story
-  // of the index, and `size`, how many it lists.
-  function postingList(stories) {
-    return { weights: new Uint8Array(stories), size: 0 };
+  // The stories a word lists, with their weights: `weights[story]` (0 for a story it does not list) over every number
+  // of the index (`span`, holes included), and `size`, how many it lists.
+  function postingList(span) {
+    return { weights: new Uint8Array(span), size: 0 };
   }
 
   // Postings (SearchPostings.swift) into the list `into`, keeping the larger of two weights of one story.
@@ -60,8 +60,8 @@
   }
 
   // Ranks the stories every term lists: by the sum of each term's weight times its idf, then newest (the higher
-  // number) first. `terms` are posting lists of `n` stories; `allowed`, when set, a test a story must pass (the
-  // filters). With `limit`, only the first `limit` are returned; the list's `total` tells how many match.
+  // number) first. `terms` are posting lists of an index of `n` stories; `allowed`, when set, a test a story must pass
+  // (the filters). With `limit`, only the first `limit` are returned; the list's `total` tells how many match.
   function rank(terms, n, allowed, limit) {
     var found = [];
     found.total = 0;
@@ -69,9 +69,9 @@
     var smallest = terms.reduce(function (a, b) { return a.size <= b.size ? a : b; }).weights;
     var lists = terms.map(function (term) { return term.weights; });
     var rarity = terms.map(function (term) { return idf(term.size, n); });
-    var keep = limit || n, total = 0;
+    var keep = limit || smallest.length, total = 0;
     // Newest first, so a later story with an equal score never displaces an earlier kept one.
-    for (var story = n - 1; story >= 0; story--) {
+    for (var story = smallest.length - 1; story >= 0; story--) {
       if (smallest[story] === 0) { continue; }
       var score = 0;
       for (var t = 0; t < lists.length; t++) {
@@ -115,7 +115,8 @@
   // A query runs once the reader pauses this long, so typing does not fetch every prefix's records.
   var pause = 60, waiting = 0;
   var months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-  var manifest = null, delta = null, total = 0;
+  // `span`: the numbers the index uses (holes included); `total`: the stories it holds.
+  var manifest = null, delta = null, span = 0, total = 0;
   var files = {};
   var asked = 0;
   var announce = 0;
@@ -139,7 +140,7 @@
   // Every story a word lists with its weight: its own postings, or, for a prefix, those of every term it begins.
   function postings(word, prefix) {
     return json(chunkFile(word)).then(function (chunk) {
-      var found = postingList(total);
+      var found = postingList(span);
       [[chunk, 0], [delta.terms, delta.first]].forEach(function (pair) {
         var terms = pair[0];
         if (prefix) {
@@ -193,7 +194,7 @@
       } else {
         // Filters alone: their stories, newest first.
         var matching = 0;
-        for (var story = total - 1; story >= 0; story--) {
+        for (var story = span - 1; story >= 0; story--) {
           if (passes(story)) {
             matching++;
             if (found.length < shown) { found.push({ story: story, score: 0 }); }
@@ -412,8 +413,9 @@
   Promise.all([json("manifest.json"), json("delta.json")]).then(function (loaded) {
     manifest = loaded[0];
     delta = loaded[1];
-    if (manifest.version !== 3) { throw new Error("search index version " + manifest.version); }
-    total = delta.first + delta.count;
+    if (manifest.version !== 4) { throw new Error("search index version " + manifest.version); }
+    span = delta.first + delta.count;
+    total = delta.stories;
     form.setAttribute("data-state", "ready");
     update();
   }).catch(failed);

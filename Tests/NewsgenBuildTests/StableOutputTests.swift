@@ -44,6 +44,42 @@ struct StableOutputTests {
         return try await TestBuild.run(config, options: .init(refresh: true), store: store, at: date).0
     }
 
+    @Test("a story expiring from the cache rewrites its record shard, the chunks of its words and the manifest and delta of the search index; the other stories keep their numbers, so the other shards stay")
+    func storyExpiring() async throws {
+        let titles = (0..<60).map { "Story \($0) of the wire" }
+        func feed(_ count: Int) throws {
+            try writeFeed("wire", titles.prefix(count).enumerated().map { number, title in
+                (title, Dates.rfc822(Self.start.addingTimeInterval(Double(-number * 600))))
+            })
+        }
+        try writeFeed("other", [("Cup final", "Sat, 21 Nov 2026 10:00:00 GMT")])
+        var config = try config()
+        config.keepDays = 1
+        config.articlesPerSource = 100
+        let manifest = Manifest.location(cache: config.cache)
+        func build(at date: Date) async throws -> [String: Data] {
+            let store = try SQLiteStore.open(at: config.cache, logger: TestSupport.recordingLogger().0)
+            let report = try await TestBuild.run(config, options: .init(refresh: true), store: store, manifest: manifest, at: date).0
+            #expect(report.exitStatus == 0)
+            return try TestSupport.fileBytes(below: config.output).filter { $0.key.hasPrefix("search/") }
+        }
+        try feed(60)
+        let before = try await build(at: Self.start)
+        // The wire no longer lists its oldest story; a day later the cache lets it go.
+        try feed(59)
+        _ = try await build(at: Self.start.addingTimeInterval(3_600))
+        let after = try await build(at: Self.start.addingTimeInterval(86_400 + 7_200))
+
+        let deltaFile = try #require(after["search/delta.json"])
+        let delta = try #require(try JSONSerialization.jsonObject(with: deltaFile) as? [String: Any])
+        #expect(delta["stories"] as? Int == 60, "the oldest story left the index")
+        let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
+        let shards = changed.filter { $0.hasPrefix("search/records/") }
+        #expect(shards == ["search/records/0.json"], "the oldest story's shard alone: \(shards.sorted())")
+        #expect(changed.contains("search/manifest.json") && changed.contains("search/delta.json"))
+        #expect(changed.count < before.count / 2, "\(changed.count) of \(before.count): \(changed.sorted())")
+    }
+
     @Test("adding one story changes its day, the archive index and the pages and feeds that list it, nothing else")
     func oneStory() async throws {
         try writeFeed("wire", [

@@ -5,8 +5,8 @@ import Testing
 @testable import NewsgenRender
 import NewsgenTestSupport
 
-/// The search index's files (`SearchIndex`, version 3) as the search page reads them: which words find a story, with
-/// what weight, where each file lies, and which files a new story rewrites.
+/// The search index's files (`SearchIndex`, version 4) as the search page reads them: which words find a story, with
+/// what weight, where each file lies, and which files a story arriving or leaving rewrites.
 @Suite("Search index")
 struct SearchIndexTests {
     static let start = TestSupport.date("2026-11-21T18:00:00Z")
@@ -36,14 +36,26 @@ struct SearchIndexTests {
 
     /// The index's files for `stories`, as a build writes them.
     func index(_ stories: [Article]) throws -> [String: Data] {
+        try indexed(stories).files
+    }
+
+    /// The same, continuing the numbering of `published`, with the numbering the files give.
+    func indexed(_ stories: [Article], continuing published: SearchNumbering = .none) throws -> (files: [String: Data], numbering: SearchNumbering) {
+        let model = try model(stories, continuing: published)
+        let files = model.searchIndexWriter().files()
+        #expect(Set(files.keys) == Set(SearchIndex.paths(numbers: model.searchNumbers.sorted())), "the paths planned are the files made")
+        return (files, model.searchNumbering)
+    }
+
+    /// The site's model as a build makes it, every source listing its stories.
+    func model(_ stories: [Article], continuing published: SearchNumbering = .none) throws -> SiteModelBuilder {
         let config = try config()
         let reports = config.sources.map { source in
             SourceReport(config: source, status: .fetched, name: source.name ?? source.id.capitalized,
                          articles: stories.filter { $0.sourceID == source.id })
         }
-        let model = SiteModelBuilder(content: SiteContent(config: config, sources: reports, favorites: [], readLater: [],
-                                                          archive: stories, generated: Self.start))
-        return model.searchIndexWriter().files()
+        return SiteModelBuilder(content: SiteContent(config: config, sources: reports, favorites: [], readLater: [],
+                                                     archive: stories, generated: Self.start, searchNumbering: published))
     }
 
     static func object(_ files: [String: Data], _ path: String) throws -> [String: Any] {
@@ -69,8 +81,8 @@ struct SearchIndexTests {
     /// Story `number`'s record: `[title, link, source, day, snippet]`.
     static func record(_ number: Int, in files: [String: Data]) throws -> [Any] {
         let data = try #require(files[SearchIndex.shardPath(number / SearchIndex.recordsPerShard)])
-        let shard = try #require(try JSONSerialization.jsonObject(with: data) as? [[Any]])
-        return shard[number % SearchIndex.recordsPerShard]
+        let shard = try #require(try JSONSerialization.jsonObject(with: data) as? [Any])
+        return try #require(shard[number % SearchIndex.recordsPerShard] as? [Any], "story \(number) is a hole")
     }
 
     @Test("words are folded (case, diacritics, final sigma, compatibility forms) and split at anything not a letter or number; one-letter words are left out")
@@ -134,9 +146,10 @@ struct SearchIndexTests {
             Article(id: "undated", sourceID: "wire", title: "Undated \"story\"", url: "https://wire.example/a?b=\"c\""),
         ]
         let files = try index(stories)
-        #expect(Set(files.keys) == Set(SearchIndex.paths(storyCount: 3)))
+        #expect(Set(files.keys) == Set(SearchIndex.paths(numbers: [0, 1, 2])))
         let manifest = try Self.object(files, SearchIndex.manifestPath)
-        #expect(manifest["version"] as? Int == 3)
+        #expect(manifest["version"] as? Int == 4)
+        #expect(try Self.object(files, SearchIndex.deltaPath)["stories"] as? Int == 3)
         #expect(manifest["base"] as? Int == 0 && manifest["chunks"] as? Int == 16 && manifest["shard"] as? Int == SearchIndex.recordsPerShard)
         #expect(manifest["sources"] as? [[String]] == [["wire", "Meridian Wire"], ["other", "Other"]])
         #expect(manifest["categories"] as? [[String]] == [["world", "World"], ["sport", "Sport"]])
@@ -188,10 +201,10 @@ struct SearchIndexTests {
     @Test("a new story rewrites the delta and the last record shard (and the manifest on a new day); the same stories write the same bytes")
     func newStory() throws {
         var stories = Self.corpus(300, seed: 3)
-        let before = try index(stories)
-        #expect(try index(stories) == before, "the same stories, the same bytes")
+        let (before, numbering) = try indexed(stories)
+        #expect(try indexed(stories, continuing: numbering).files == before, "the same stories, the same bytes")
         stories.insert(Self.story(1_000, "wire", "Harbour strike ends", minutes: -5), at: 0)
-        let after = try index(stories)
+        let after = try indexed(stories, continuing: numbering).files
         let changed = Set(after.keys.filter { before[$0] != after[$0] })
         #expect(changed == [SearchIndex.deltaPath, SearchIndex.shardPath(300 / SearchIndex.recordsPerShard)], "\(changed.sorted())")
         #expect(try Self.lookup("strike", in: after)[300] != nil)
@@ -204,5 +217,84 @@ struct SearchIndexTests {
         #expect(manifest["base"] as? Int == SearchIndex.deltaBound * 10)
         #expect(try Self.lookup("strike", in: full)[SearchIndex.deltaBound * 10 - 1] != nil)
         #expect(full.keys.filter { mergedFiles[$0] != full[$0] }.count > 3)
+    }
+
+    /// The chunks that hold the words and filters of the story numbered `number` in `model`'s index, whose files are `files`.
+    static func chunks(of number: Int, in files: [String: Data], model: SiteModelBuilder) throws -> Set<String> {
+        let chunkCount = try #require(try object(files, SearchIndex.manifestPath)["chunks"] as? Int)
+        let writer = model.searchIndexWriter()
+        let index = try #require(writer.numbers.firstIndex(of: number))
+        return Set(SearchWeights.weights(of: writer.story(index)).keys.map { SearchIndex.chunkPath(SearchIndex.chunk(of: $0, count: chunkCount)) })
+    }
+
+    @Test("a story leaving the archive rewrites its record shard, the chunks of its words and the manifest; every other story keeps its number")
+    func storyLeaving() throws {
+        let stories = Self.corpus(400, seed: 7)
+        let (before, numbering) = try indexed(stories)
+        // The oldest story leaves (keepDays), and one from the middle (its source's list and the cache let it go).
+        let leaving = [stories.count - 1, 150]
+        let kept = stories.indices.filter { !leaving.contains($0) }.map { stories[$0] }
+        let (after, continued) = try indexed(kept, continuing: numbering)
+
+        let changed = Set(before.keys.filter { before[$0] != after[$0] }).union(Set(after.keys).subtracting(before.keys))
+        let shards = Set(leaving.map { SearchIndex.shardPath((stories.count - 1 - $0) / SearchIndex.recordsPerShard) })
+        let model = try model(stories)
+        let chunks = try leaving.reduce(into: Set<String>()) {
+            $0.formUnion(try Self.chunks(of: stories.count - 1 - $1, in: before, model: model))
+        }
+        #expect(changed.isSubset(of: shards.union(chunks).union([SearchIndex.manifestPath, SearchIndex.deltaPath])),
+                "\(changed.subtracting(shards.union(chunks)).sorted())")
+        #expect(shards.isSubset(of: changed))
+        #expect(changed.count < before.count / 2, "\(changed.count) of \(before.count) files")
+        for (place, story) in stories.enumerated() where !leaving.contains(place) {
+            let number = stories.count - 1 - place
+            #expect(continued.numbers[SearchNumbering.key(of: story.id)] == number)
+            #expect(try Self.record(number, in: after)[0] as? String == story.title)
+        }
+        let firstShard = try #require(after[SearchIndex.shardPath(0)])
+        let hole = try #require(try JSONSerialization.jsonObject(with: firstShard) as? [Any])
+        #expect(hole.first is NSNull, "a hole's record is null")
+        #expect(try Self.object(after, SearchIndex.deltaPath)["stories"] as? Int == kept.count)
+        let days = try #require(try Self.object(after, SearchIndex.manifestPath)["days"] as? [[Any]])
+        #expect(days.first?[0] as? String == "" && days.first?[1] as? Int == 0, "a hole is in no date range: \(days.prefix(3))")
+    }
+
+    @Test("a site whose stories come and go over many builds: each build rewrites the record shards of those alone, every story is found at its number, and the archive is renumbered once holes outnumber its stories")
+    func steadySite() throws {
+        var generator = SeededGenerator(state: 61)
+        let corpus = Self.corpus(1_500, seed: 11)
+        // The archive is a window of the corpus (newest first) that moves as stories arrive and expire.
+        var newest = 1_200, count = 200
+        var (files, numbering) = try indexed(Array(corpus[newest..<(newest + count)]))
+        var renumbered = 0
+        for _ in 0..<120 {
+            let arriving = Int(generator.next() % 6), leaving = Int(generator.next() % 6)
+            newest -= arriving
+            count += arriving - leaving
+            let stories = Array(corpus[newest..<(newest + count)])
+            let (next, continued) = try indexed(stories, continuing: numbering)
+            let highest = continued.numbers.values.max() ?? 0
+            if highest < (numbering.numbers.values.max() ?? 0) {
+                renumbered += 1
+                #expect(highest == stories.count - 1, "renumbered without holes")
+            } else {
+                for story in stories {
+                    let key = SearchNumbering.key(of: story.id)
+                    if let number = numbering.numbers[key] { #expect(continued.numbers[key] == number, "a story keeps its number") }
+                }
+                let shards = Set(files.keys).union(next.keys).filter { SearchIndex.shard(ofPath: $0) != nil && files[$0] != next[$0] }
+                #expect(shards.count <= arriving + leaving + 1, "\(arriving) in, \(leaving) out: \(shards.sorted())")
+            }
+            #expect(highest + 1 - stories.count <= stories.count, "holes never outnumber the stories")
+            for story in stories {
+                let number = try #require(continued.numbers[SearchNumbering.key(of: story.id)])
+                #expect(try Self.record(number, in: next)[0] as? String == story.title)
+                if let word = SearchText.words(story.title).first {
+                    #expect(try Self.lookup(word, in: next)[number] != nil, "\(story.title) is found by \(word)")
+                }
+            }
+            (files, numbering) = (next, continued)
+        }
+        #expect(renumbered >= 1, "the window moved past its size, so holes came to outnumber the stories")
     }
 }

@@ -17,9 +17,10 @@ package import NewsgenRender
 ///     input 5d41…                      (or "-": unknown)
 ///     folder <inode> <mtime> articles/a-story
 ///     file <fingerprint> <inode> <size> <mtime> articles/a-story/index.html
+///     story <number> <key>             (each story's number in the search index, `SearchNumbering`; key in hex)
 package struct Manifest: Sendable, Equatable {
     /// The format of this file; another number is read as no manifest.
-    package static let formatVersion = 3
+    package static let formatVersion = 4
 
     package struct Entry: Sendable, Equatable {
         package var fingerprint: Fingerprint
@@ -41,6 +42,8 @@ package struct Manifest: Sendable, Equatable {
     package var folders: [String: Folder]?
     /// The fingerprint of the build's whole input (`InputFingerprint`); `nil` when unknown, which renders.
     package var input: Fingerprint?
+    /// The numbers the published search index gives its stories.
+    package var searchNumbering = SearchNumbering.none
 
     package init(output: URL, files: [String: Entry], folders: [String: Folder]? = nil, input: Fingerprint? = nil) {
         self.output = output.standardizedFileURL.path
@@ -248,6 +251,9 @@ extension Manifest {
         for (path, entry) in files.sorted(by: { $0.key < $1.key }) {
             text += "file \(entry.fingerprint.hex) \(entry.inode) \(entry.size) \(entry.modified) \(Self.escape(path))\n"
         }
+        for (key, number) in searchNumbering.numbers.sorted(by: { $0.value < $1.value }) {
+            text += "story \(number) \(String(key, radix: 16))\n"
+        }
         return text
     }
 
@@ -268,6 +274,7 @@ extension Manifest {
         guard inputHex == "-" || input != nil else { return nil }
         var files: [String: Entry] = [:]
         var folders: [String: Folder] = [:]
+        var stories: [UInt64: Int] = [:]
         files.reserveCapacity(lines.count)
         for line in lines {
             let parts = line.split(separator: UInt8(ascii: " "), maxSplits: line.starts(with: "file ".utf8) ? 5 : 3,
@@ -284,6 +291,9 @@ extension Manifest {
                       let path = Self.unescape(Substring(parts[3]))
                 else { return nil }
                 folders[path] = Folder(inode: inode, modified: modified)
+            case "story":
+                guard parts.count == 3, let number = Int(parts[1]), number >= 0, let key = UInt64(parts[2], radix: 16) else { return nil }
+                stories[key] = number
             default:
                 return nil
             }
@@ -292,6 +302,7 @@ extension Manifest {
         self.files = files
         self.folders = folders.isEmpty ? nil : folders
         self.input = input
+        searchNumbering = SearchNumbering(numbers: stories)
     }
 
     /// A path on one line: `\` as `\\`, a line break as `\n`.

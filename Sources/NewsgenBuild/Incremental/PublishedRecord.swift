@@ -5,20 +5,25 @@ package import NewsgenRender
 
 /// Everything a build's incremental path needs: the last published record (`Manifest`), how the output compares with it,
 /// which files can be carried over, and the record of what this build publishes. Without a record file or with `--full`,
-/// nothing is carried and every file is rendered.
+/// nothing is carried and every file is rendered; the search index's numbering is kept even then, so that `--full`
+/// makes the very files a cron run makes.
 package struct PublishedRecord: Sendable {
     /// Where the record is kept (`Manifest.location(cache:)`); `nil` keeps none.
     package let file: URL?
     private let publisher: Publisher
     /// The last record compared with the output; `nil` when there is none to go by.
     private let last: Manifest.Comparison?
+    /// The numbers the published search index gives its stories, which this build's index continues.
+    package let searchNumbering: SearchNumbering
 
-    /// Reads the last record and compares the output with it (unless `ignoringLast`: then as if there were none).
+    /// Reads the last record and compares the output with it (unless `ignoringLast`: then as if there were none but
+    /// for its search numbering).
     package init(file: URL?, publisher: Publisher, ignoringLast: Bool = false) {
         self.file = file
         self.publisher = publisher
-        let manifest = ignoringLast ? nil : file.flatMap { Manifest.load(from: $0, output: publisher.output) }
-        last = manifest?.compared(with: publisher, examiningFolders: false)
+        let manifest = file.flatMap { Manifest.load(from: $0, output: publisher.output) }
+        last = ignoringLast ? nil : manifest?.compared(with: publisher, examiningFolders: false)
+        searchNumbering = manifest?.searchNumbering ?? .none
     }
 
     /// The record of the previous site kept beside the output (the one the next build stages in).
@@ -72,8 +77,9 @@ package struct PublishedRecord: Sendable {
         let recordKept = keptPrevious && last?.filesAreIntact == true && rename(file.path, previousSiteRecord.path) == 0
         if !recordKept { try? FileManager.default.removeItem(at: previousSiteRecord) }
         let folders = staged.recordedFolders.map { Manifest.KnownFolders(recorded: $0, changed: site.rendered + staged.changed) }
-        let manifest = Manifest.recording(site.fingerprints, output: publisher.output, input: input, previous: last?.manifest.files,
+        var manifest = Manifest.recording(site.fingerprints, output: publisher.output, input: input, previous: last?.manifest.files,
                                           rendered: Set(site.rendered), folders: folders)
+        manifest.searchNumbering = site.searchNumbering
         save(manifest, to: file, logger: logger)
     }
 

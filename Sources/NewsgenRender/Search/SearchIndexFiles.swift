@@ -25,7 +25,7 @@ final class SearchIndexFiles: Sendable {
 
     /// The bytes of the index file at `path` (one of `SearchIndex.paths`); each path is asked for once.
     func data(_ path: String) -> Data {
-        let (file, records) = state.withLock { state -> (Data?, [SearchRecord]) in
+        let (file, records) = state.withLock { state -> (Data?, [SearchRecord?]) in
             var made: SearchIndexWriter.Made
             let seconds: Double
             switch state {

@@ -1,67 +1,72 @@
 import Foundation
 import NewsgenModel
 
-/// Writes the files of the search index (`SearchIndex`) for stories numbered oldest first.
+/// Writes the files of the search index (`SearchIndex`) for stories by their numbers.
 struct SearchIndexWriter: Sendable {
-    /// How many stories the index holds.
-    var count: Int
-    /// Story `number` with the text it is found by, made when its turn comes: the texts of a few thousand stories are
-    /// held at once, never the archive's.
-    var story: @Sendable (_ number: Int) -> SearchStory
+    /// The numbers of the stories the index holds, rising; a number below the last that is not here is a hole.
+    var numbers: [Int]
+    /// The story numbered `numbers[index]`, with the text it is found by, made when its turn comes: the texts of a few
+    /// thousand stories are held at once, never the archive's.
+    var story: @Sendable (_ index: Int) -> SearchStory
     /// Every source's id and name, in site.json's order: `SearchRecord.source` counts in it.
     var sources: [(id: String, name: String)]
     /// Every category's slug and name, in site.json's order.
     var categories: [(slug: String, name: String)]
 
-    /// The index as made: the manifest, the delta and the chunks by path, and the records the shards are made of,
-    /// one shard at a time as it is asked for (together the shards are the largest part of the index).
+    /// The index as made: the manifest, the delta and the chunks by path, and each number's record (`nil` for a hole),
+    /// of which the shards are made one at a time as asked for (together they are the largest part of the index).
     struct Made: Sendable {
         var files: [String: Data]
-        var records: [SearchRecord]
+        var records: [SearchRecord?]
 
         /// The bytes of `path`, one of `SearchIndex.paths`; `nil` for another path.
         func data(_ path: String) -> Data? {
             if let data = files[path] { return data }
             guard let shard = SearchIndex.shard(ofPath: path) else { return nil }
             let start = shard * SearchIndex.recordsPerShard
-            guard start < records.count else { return nil }
-            return SearchIndexWriter.shard(records[start..<min(records.count, start + SearchIndex.recordsPerShard)])
+            let slice = records[min(records.count, start)..<min(records.count, start + SearchIndex.recordsPerShard)]
+            guard slice.contains(where: { $0 != nil }) else { return nil }
+            return SearchIndexWriter.shard(slice)
         }
     }
 
     /// Stories whose weights are worked out at once: a build holds the weights of these, not of the whole archive.
     static let storiesAtOnce = 4_096
 
-    /// Every file of the index by path: exactly `SearchIndex.paths(storyCount: count)`.
+    /// One past the highest number.
+    var end: Int { (numbers.last ?? -1) + 1 }
+
+    /// Every file of the index by path: exactly `SearchIndex.paths(numbers:)`.
     func files() -> [String: Data] {
         let made = make()
-        return Dictionary(uniqueKeysWithValues: SearchIndex.paths(storyCount: count).compactMap { path in
+        return Dictionary(uniqueKeysWithValues: SearchIndex.paths(numbers: numbers).compactMap { path in
             made.data(path).map { (path, $0) }
         })
     }
 
     /// The index, its record shards left to be made as asked.
     func make() -> Made {
-        let base = SearchIndex.baseCount(of: count)
+        let end = self.end
+        let base = SearchIndex.baseCount(of: end)
         let chunkCount = SearchIndex.chunkCount(base: base)
         let story = self.story
 
-        // Postings per term (`SearchPostings.packed`), in rising story order: the chunks' for stories 0..<base, the
+        // Postings per term (`SearchPostings.packed`), in rising story order: the chunks' for stories below `base`, the
         // delta's for the rest.
         var chunked: [String: [UInt32]] = [:]
         var delta: [String: [UInt32]] = [:]
-        var records: [SearchRecord] = []
-        records.reserveCapacity(count)
-        for first in stride(from: 0, to: count, by: Self.storiesAtOnce) {
-            let numbers = Array(first..<min(count, first + Self.storiesAtOnce))
-            let made = Parallel.inParts(numbers) { part in
-                part.map { number in
-                    let found = story(number)
+        var records = [SearchRecord?](repeating: nil, count: end)
+        for first in stride(from: 0, to: numbers.count, by: Self.storiesAtOnce) {
+            let indices = Array(first..<min(numbers.count, first + Self.storiesAtOnce))
+            let made = Parallel.inParts(indices) { part in
+                part.map { index in
+                    let found = story(index)
                     return (found.record, SearchWeights.weights(of: found))
                 }
             }
-            for (number, (record, terms)) in zip(numbers, made) {
-                records.append(record)
+            for (index, (record, terms)) in zip(indices, made) {
+                let number = numbers[index]
+                records[number] = record
                 for (term, weight) in terms {
                     let posting = SearchPostings.packed(number, weight)
                     if number < base {
@@ -79,9 +84,11 @@ struct SearchIndexWriter: Sendable {
         files[SearchIndex.manifestPath] = manifest(base: base, chunks: chunkCount, records: records)
         var deltaJSON = JSONBytes(capacity: 1 << 12)
         deltaJSON.append("{\"count\":")
-        deltaJSON.integer(count - base)
+        deltaJSON.integer(end - base)
         deltaJSON.append(",\"first\":")
         deltaJSON.integer(base)
+        deltaJSON.append(",\"stories\":")
+        deltaJSON.integer(numbers.count)
         deltaJSON.append(",\"terms\":")
         Self.terms(delta, origin: base, into: &deltaJSON)
         deltaJSON.append("}\n")
@@ -95,7 +102,7 @@ struct SearchIndexWriter: Sendable {
         return Made(files: files, records: records)
     }
 
-    private func manifest(base: Int, chunks: Int, records: [SearchRecord]) -> Data {
+    private func manifest(base: Int, chunks: Int, records: [SearchRecord?]) -> Data {
         var json = JSONBytes(capacity: 1 << 12)
         json.append("{\"base\":")
         json.integer(base)
@@ -108,13 +115,14 @@ struct SearchIndexWriter: Sendable {
         json.integer(chunks)
         json.append(",\"days\":[")
         var previous: String?
-        var first = true
-        for (number, record) in records.enumerated() where record.day != previous {
-            previous = record.day
-            if !first { json.append(",") }
-            first = false
+        for (number, record) in records.enumerated() {
+            // A hole is listed as a story without a date: no date range holds it.
+            let day = record?.day ?? ""
+            guard day != previous else { continue }
+            if previous != nil { json.append(",") }
+            previous = day
             json.append("[")
-            json.string(record.day)
+            json.string(day)
             json.append(",")
             json.integer(number)
             json.append("]")
@@ -132,12 +140,17 @@ struct SearchIndexWriter: Sendable {
         return json.data()
     }
 
-    /// A record shard's bytes.
-    static func shard(_ records: ArraySlice<SearchRecord>) -> Data {
+    /// A record shard's bytes: `null` for a hole.
+    static func shard(_ records: ArraySlice<SearchRecord?>) -> Data {
         var json = JSONBytes(capacity: records.count * 320)
         json.append("[")
-        for (position, story) in records.enumerated() {
-            json.append(position > 0 ? ",\n[" : "[")
+        for (position, record) in records.enumerated() {
+            if position > 0 { json.append(",\n") }
+            guard let story = record else {
+                json.append("null")
+                continue
+            }
+            json.append("[")
             json.string(story.title)
             json.append(",")
             json.string(story.link)
