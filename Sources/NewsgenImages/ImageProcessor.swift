@@ -1,4 +1,5 @@
 public import Foundation
+public import NewsgenModel
 import CVips
 import Synchronization
 
@@ -6,8 +7,7 @@ import Synchronization
 /// without metadata.
 public struct ProcessedImage: Sendable, Hashable {
     public struct Variant: Sendable, Hashable {
-        public var width: Int
-        public var height: Int
+        public var size: PixelSize
         public var data: Data
     }
 
@@ -84,8 +84,8 @@ public enum ImageProcessor {
                 let data = Data(bytes: output, count: length)
                 g_free(output)
                 // Never enlarged: once a width gives the image's own size, wider ones would give it again.
-                if let last = variants.last, last.width == Int(outWidth) { break }
-                variants.append(ProcessedImage.Variant(width: Int(outWidth), height: Int(outHeight), data: data))
+                if let last = variants.last, last.size.width == Int(outWidth) { break }
+                variants.append(ProcessedImage.Variant(size: PixelSize(width: Int(outWidth), height: Int(outHeight)), data: data))
                 if Int(outWidth) < target { break }
             }
             return .success(ProcessedImage(variants: variants))

@@ -1,5 +1,6 @@
 public import Foundation
 public import NewsgenConfig
+public import NewsgenModel
 
 /// The images pages show and how (`"images"` in site.json). With `local`, an image is shown only when the site serves it
 /// itself (`made`, by the URL the feed gave) or it is one of the site's own static files; any other is left out, never a
@@ -27,32 +28,22 @@ public struct SiteImages: Sendable, Hashable {
 
 /// One image the site serves: its variants, named by the hash of the original's bytes.
 public struct SiteImage: Sendable, Hashable {
-    public struct Variant: Sendable, Hashable {
-        public var width: Int
-        public var height: Int
-
-        public init(width: Int, height: Int) {
-            self.width = width
-            self.height = height
-        }
-    }
-
     public var hash: String
     /// Narrowest first.
-    public var variants: [Variant]
+    public var variants: [PixelSize]
 
-    public init(hash: String, variants: [Variant]) {
+    public init(hash: String, variants: [PixelSize]) {
         self.hash = hash
         self.variants = variants
     }
 
     /// The output path of a variant: `images/<hash>-<width>.webp`.
-    public func path(_ variant: Variant) -> String {
+    public func path(_ variant: PixelSize) -> String {
         SitePaths.image(hash: hash, width: variant.width)
     }
 
     /// The variant `src` names: 640 px wide, or the widest narrower one.
-    var fallback: Variant? {
+    var fallback: PixelSize? {
         variants.last { $0.width <= 640 } ?? variants.first
     }
 }

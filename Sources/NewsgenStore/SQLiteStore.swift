@@ -498,10 +498,10 @@ package final class SQLiteStore: ArticleStore {
                 switch row[0] as String {
                 case "made":
                     let words = value.split(separator: " ")
-                    let sizes = words.dropFirst().compactMap { word -> StoredImage.Size? in
+                    let sizes = words.dropFirst().compactMap { word -> PixelSize? in
                         let parts = word.split(separator: "x")
                         guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else { return nil }
-                        return StoredImage.Size(width: width, height: height)
+                        return PixelSize(width: width, height: height)
                     }
                     guard let hash = words.first, !sizes.isEmpty else { continue }
                     outcome = .made(hash: String(hash), variants: sizes)

@@ -1,25 +1,16 @@
 public import Foundation
+public import NewsgenModel
 
 /// What fetching an image a page shows gave (`"images": "local"`), kept by the image's URL: its variants' sizes (the
 /// files are in the cache's image folder, named by `hash`), or why there are none.
 public struct StoredImage: Sendable, Hashable {
     public enum Outcome: Sendable, Hashable {
         /// Made: `images/<hash>-<width>.webp` for each variant, narrowest first.
-        case made(hash: String, variants: [Size])
+        case made(hash: String, variants: [PixelSize])
         /// Refused for good (not an image, too many pixels, damaged, too large, a 4xx): never asked for again.
         case none(reason: String)
         /// Not had this time (a timeout, a 5xx): asked for again as `RetryLater` says.
         case failed(reason: String)
-    }
-
-    public struct Size: Sendable, Hashable {
-        public var width: Int
-        public var height: Int
-
-        public init(width: Int, height: Int) {
-            self.width = width
-            self.height = height
-        }
     }
 
     public var outcome: Outcome

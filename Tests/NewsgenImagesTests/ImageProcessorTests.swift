@@ -19,8 +19,8 @@ struct ImageProcessorTests {
     func widths() throws {
         let original = try fixture("wide.jpg")
         let image = try ImageProcessor.process(original)
-        #expect(image.variants.map(\.width) == [320, 640, 1280])
-        #expect(image.variants.map(\.height) == [213, 427, 853])
+        #expect(image.variants.map(\.size.width) == [320, 640, 1280])
+        #expect(image.variants.map(\.size.height) == [213, 427, 853])
         #expect(image.variants.allSatisfy { webp($0.data) })
         #expect(image.variants[0].data.count < original.count / 4)
     }
@@ -28,23 +28,23 @@ struct ImageProcessorTests {
     @Test("never enlarged: a 200 px image gives one 200 px variant")
     func small() throws {
         let image = try ImageProcessor.process(try fixture("alpha.png"))
-        #expect(image.variants.map(\.width) == [200])
-        #expect(image.variants.map(\.height) == [100])
+        #expect(image.variants.map(\.size.width) == [200])
+        #expect(image.variants.map(\.size.height) == [100])
     }
 
     @Test("EXIF orientation is applied: a 400×300 file turned by its tag shows 300×400")
     func orientation() throws {
         let image = try ImageProcessor.process(try fixture("rotated.jpg"))
-        #expect(image.variants.last.map { [$0.width, $0.height] } == [300, 400])
+        #expect(image.variants.last.map { [$0.size.width, $0.size.height] } == [300, 400])
     }
 
     @Test("a CMYK JPEG comes out as an sRGB WebP; an animated GIF as its first frame")
     func colourAndFrames() throws {
         let cmyk = try ImageProcessor.process(try fixture("cmyk.jpg"))
-        #expect(cmyk.variants.map(\.width) == [320, 600])
+        #expect(cmyk.variants.map(\.size.width) == [320, 600])
         #expect(cmyk.variants.allSatisfy { webp($0.data) })
         let gif = try ImageProcessor.process(try fixture("animated.gif"))
-        #expect(gif.variants.map(\.width) == [1])
+        #expect(gif.variants.map(\.size.width) == [1])
     }
 
     @Test("refused: a decompression bomb by its header, SVG, HTML, nothing, a truncated file")

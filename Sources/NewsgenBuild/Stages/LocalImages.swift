@@ -90,7 +90,7 @@ package struct LocalImages: BuildStep {
         var made: [String: SiteImage] = [:]
         for url in urls {
             guard case .made(let hash, let variants)? = known[url]?.outcome else { continue }
-            made[url] = SiteImage(hash: hash, variants: variants.map { SiteImage.Variant(width: $0.width, height: $0.height) })
+            made[url] = SiteImage(hash: hash, variants: variants)
         }
         return Made(images: SiteImages(mode: .local, made: made, folder: folder), fetched: fetched)
     }
@@ -171,12 +171,11 @@ package struct LocalImages: BuildStep {
                 let image = try ImageProcessor.process(response.body)
                 let hash = String(Fingerprint.of(response.body).hex.prefix(20))
                 for variant in image.variants {
-                    let file = folder.appendingPathComponent("\(hash)-\(variant.width).\(ProcessedImage.fileExtension)")
+                    let file = folder.appendingPathComponent("\(hash)-\(variant.size.width).\(ProcessedImage.fileExtension)")
                     guard !FileManager.default.fileExists(atPath: file.path) else { continue }
                     try? variant.data.write(to: file, options: .atomic)
                 }
-                let sizes = image.variants.map { StoredImage.Size(width: $0.width, height: $0.height) }
-                return kept(.made(hash: hash, variants: sizes), etag: etag, lastModified: lastModified)
+                return kept(.made(hash: hash, variants: image.variants.map(\.size)), etag: etag, lastModified: lastModified)
             } catch {
                 logger.info("image \(url): \(error); left out")
                 return kept(.none(reason: error.description))
