@@ -69,17 +69,22 @@ package enum Slug {
         return String(decoding: slug, as: UTF8.self)
     }
 
-    /// A short, stable hexadecimal digest of a string (FNV-1a, 64 bits), to keep slugs unique:
-    /// sixteen lowercase digits.
+    /// A short, stable hexadecimal digest of a string (`hash`), to keep slugs unique: sixteen lowercase digits.
     package static func digest(_ text: String) -> String {
+        let hash = hash(text)
+        return String(unsafeUninitializedCapacity: 16) { digits in
+            Hexadecimal.write(hash, into: digits, at: 0)
+            return 16
+        }
+    }
+
+    /// FNV-1a (64 bits) over `text`'s UTF-8: the same in every build and on every machine, unlike `Hasher`.
+    package static func hash(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)
             hash &*= 0x100_0000_01b3
         }
-        return String(unsafeUninitializedCapacity: 16) { digits in
-            Hexadecimal.write(hash, into: digits, at: 0)
-            return 16
-        }
+        return hash
     }
 }

@@ -52,9 +52,11 @@ final class SiteModelBuilder: Sendable {
     let storyDigests = StoryDigests()
     /// The ids of the headlines the front page shows, each group once (`collapsed`); `nil` when no story is grouped.
     let shownOnFrontPage: Set<String>?
-    /// Each archived story's number in the search index (`searchNumbers[i]` of `archive[i]`), continuing the published
-    /// index's numbering (`SearchNumbering`), and that numbering as this build leaves it.
+    /// The archived stories' numbers in the search index, rising, continuing the published index's numbering
+    /// (`SearchNumbering`); `searchPlaces[i]` is the place in `archive` of the story numbered `searchNumbers[i]`. And
+    /// that numbering as this build leaves it.
     let searchNumbers: [Int]
+    let searchPlaces: [Int]
     let searchNumbering: SearchNumbering
 
     init(content: SiteContent) {
@@ -128,7 +130,10 @@ final class SiteModelBuilder: Sendable {
                                   day: article.published.map { Int(($0.timeIntervalSince1970 / 86_400).rounded(.down)) })
         })
         searchNumbering = numbered.numbering
-        searchNumbers = numbered.numbers.reversed()
+        let byNumber = numbered.numbers.indices.sorted { numbered.numbers[$0] < numbered.numbers[$1] }
+        searchNumbers = byNumber.map { numbered.numbers[$0] }
+        let last = archive.count - 1
+        searchPlaces = byNumber.map { last - $0 }
 
         var usedSlugs = Set<String>()
         categories = order.compactMap { name in
@@ -500,8 +505,7 @@ final class SiteModelBuilder: Sendable {
         let sections = Dictionary(sources.map { ($0.id, Self.categoryName($0.config.category)) }, uniquingKeysWith: { first, _ in first })
         let categorySlugs = Dictionary(categoryTable.map { ($0.name, $0.slug) }, uniquingKeysWith: { first, _ in first })
         let archive = self.archive
-        let numbers = searchNumbers
-        let places = numbers.indices.sorted { numbers[$0] < numbers[$1] }
+        let places = searchPlaces
         let story: @Sendable (Int) -> SearchStory = { index in
             let place = places[index]
             let article = archive[place]
@@ -524,7 +528,7 @@ final class SiteModelBuilder: Sendable {
                 sourceName: source.map { sourceTable[$0].name } ?? "",
                 summary: summary, text: text, filters: filters)
         }
-        return SearchIndexWriter(numbers: places.map { numbers[$0] }, story: story, sources: sourceTable, categories: categoryTable)
+        return SearchIndexWriter(numbers: searchNumbers, story: story, sources: sourceTable, categories: categoryTable)
     }
 
     /// The sources search can filter by, each once, in site.json's order.

@@ -291,7 +291,7 @@ package struct SiteRenderer {
 
         // The search index's files, made together by whichever job asks first, and so first: they then run beside the pages.
         let searchIndex = SearchIndexFiles(model)
-        for path in SearchIndex.paths(numbers: model.searchNumbers.sorted()) {
+        for path in SearchIndex.paths(numbers: model.searchNumbers) {
             jobs.append(Job(file: path, carrying: known[path]) { searchIndex.data(path) })
         }
         page(SitePaths.headlinesPage, template: "headlines") { model.headlinesPage(root: $0) }

@@ -1,3 +1,5 @@
+import NewsgenModel
+
 /// Each story's number in the search index (`SearchIndex`), kept from build to build in the record of what was
 /// published: a story keeps its number while it stays in the archive, a story that arrives takes the next one, and a
 /// story that leaves leaves a hole. So a cron run that adds or drops a few stories rewrites the index files that hold
@@ -17,14 +19,10 @@ package struct SearchNumbering: Sendable, Equatable {
         self.numbers = numbers
     }
 
-    /// A story's key: FNV-1a (64 bits) over its id's UTF-8, so the record holds eight bytes a story, not its URL.
+    /// A story's key: its id's hash (`Slug.hash`, which its page's slug spells too), so the record holds eight bytes a
+    /// story, not its URL.
     package static func key(of id: String) -> UInt64 {
-        var hash: UInt64 = 14_695_981_039_346_656_037
-        for byte in id.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 1_099_511_628_211
-        }
-        return hash
+        Slug.hash(id)
     }
 
     /// One archived story as numbering sees it: its key and its UTC day (days since 1970; `nil` without a date).
